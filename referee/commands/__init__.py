@@ -1,0 +1,1 @@
+"""One module a `referee` subcommand (see referee.cli)."""

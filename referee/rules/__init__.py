@@ -1,0 +1,5 @@
+"""Rules engines, one module per game; importing the package registers every game."""
+
+from referee.rules.base import GAMES, Replay, Ruling, make_game, replay
+
+__all__ = ["GAMES", "Replay", "Ruling", "make_game", "replay"]
