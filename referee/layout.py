@@ -329,7 +329,7 @@ def layout_from_json(data: Any, source: str = "layout") -> Layout:
         gap = r.get(obj, "start_gap_mm", where, list, [0.0, coin])
         for key in ("gate", "door"):
             if fields_[key] and fields_[key] not in lines:
-                r.problems.append(f"{where}: its {key} {fields_[key]!r} is not a line of the layout")
+                r.problems.append(f"{where}: its {key} {fields_[key]!r} is not a line")
         if fields_["tower"] and fields_["tower"] not in pieces:
             r.problems.append(f"{where}: its tower {fields_['tower']!r} is not a piece")
         if number in castles:
