@@ -1,5 +1,6 @@
 """Rules engines, one module per game; importing the package registers every game."""
 
+from referee.rules import arithmetical  # noqa: F401, I001
 from referee.rules import croquetnole  # noqa: F401  (registers castle-croquetnole)
 from referee.rules.base import GAMES, Replay, Ruling, make_game, replay
 
