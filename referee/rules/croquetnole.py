@@ -193,7 +193,7 @@ class CroquetnoleState:
         self.winner: int | None = None
         self.tiles_out: list[str] = []
         self.times_taken: dict[str, int] = {}
-        self._start_slot(announce=False)
+        self._start_slot()
 
     def _core(self) -> dict[str, Any]:
         return {
@@ -391,11 +391,21 @@ class CroquetnoleState:
         return self.layout.pieces[self.layout.castles[castle].tower].footprint()
 
     # ------------------------------------------------------------------ turns
-    def _start_slot(self, announce: bool = True) -> None:
-        """Open the current schedule slot: set the active coin and its one flick (CCN-13)."""
+    def _start_slot(self) -> tuple[list[str], str | None]:
+        """Open the current schedule slot: the active coin gets its one flick (CCN-13).
+
+        A prisoner's knight slot is skipped (CCN-15); a recovering knight comes back to its
+        start zone (CCN-32, G-CCN-40).  Returns notes for the turn ruling and the recovered
+        knight, if any, so the caller can say it in order.
+        """
         g = self.game
-        castle, phase = g.schedule[self.turn.slot]
-        if phase == "knight":
+        notes: list[str] = []
+        recovered: str | None = None
+        while True:
+            castle, phase = g.schedule[self.turn.slot]
+            if phase == "guard":
+                self.turn.coin = g.guard_of[castle]
+                break
             self.turn.flicked = []
             self.turn.leave_bonus_used = False
             self.turn.enter_bonus_used = False
@@ -403,61 +413,70 @@ class CroquetnoleState:
             if knight.immunity == "awaiting":
                 knight.immunity = "active"
             if knight.status == "recovering":
-                # CCN-32 / G-CCN-40: back to the start zone at the owner's next turn.
                 knight.status = "in_play"
                 knight.member = castle
                 self.stacked.pop(knight.coin, None)
-                spot = self.layout.castles[castle].knight_spot
-                self._request(Request(knight.coin, "zone", "CCN-32", PLACE_ORDER["released"],
-                                      at=_pt(spot), castle=castle))
-                if announce:
-                    self._rule("place", "CCN-32",
-                               f"{self._name(knight.coin)} has recovered: put it back within a "
-                               f"coin-width of tower-{castle} (suggested spot shown); it may be "
-                               "played this turn.", player=castle, coin=knight.coin, at=spot)
-            if knight.status == "prisoner":
-                if announce:
-                    self._rule("turn", "CCN-15",
-                               f"{self._name(knight.coin)} is a prisoner of castle "
-                               f"{knight.prisoner_of}: player {castle} plays the guard only.",
-                               player=castle)
-                self._next_slot(announce=announce)
-                return
-            self.turn.coin = knight.coin
-        else:
-            self.turn.coin = g.guard_of[castle]
+                recovered = knight.coin
+                self.pending[knight.coin] = Request(
+                    knight.coin, "zone", "CCN-32", PLACE_ORDER["released"],
+                    at=_pt(self.layout.castles[castle].knight_spot), castle=castle,
+                    announced=True)
+                notes.append(f"{self._name(knight.coin)} has recovered and goes back to its "
+                             "start zone; it may be played this turn.")
+            if knight.status != "prisoner":
+                self.turn.coin = knight.coin
+                break
+            notes.append(f"{self._name(knight.coin)} is a prisoner of castle "
+                         f"{knight.prisoner_of}, so only the guard plays.")
+            if not self._advance():
+                return notes, None
         self.turn.flicks_left = 1 + self.turn.banked.pop(self.turn.coin, 0)
         self.turn.croquet_pending = False
         self.turn.croquet_kind = None
+        return notes, recovered
 
-    def _next_slot(self, announce: bool = True) -> None:
-        """Close the active coin's play and open the next one (knight → guard → next player)."""
-        g = self.game
-        castle, phase = g.schedule[self.turn.slot]
-        if phase == "guard":
-            knight = self.knights[g.knight_of[castle]]
-            if knight.immunity == "active":
-                knight.immunity = "none"
+    def _advance(self) -> bool:
+        """Move to the next schedule slot; False when the round limit ended the game."""
         self.turn.slot += 1
-        if self.turn.slot >= len(g.schedule):
+        if self.turn.slot >= len(self.game.schedule):
             self.turn.slot = 0
             self.turn.round += 1
             limit = self.o["max_rounds"]
             if limit is not None and self.turn.round > limit:
                 self._end_by_rounds()
-                return
-        new_castle, new_phase = g.schedule[self.turn.slot]
-        if announce:
-            if new_castle == castle and new_phase == "guard":
-                self._rule("turn", "CCN-11" if self.turn.round == 1 else "CCN-15",
-                           f"Player {castle}'s knight has finished; now the guard "
-                           f"({g.guard_of[castle]}).", player=castle)
-            else:
-                suit = SUIT_TITLE[self.layout.castles[new_castle].suit]
-                self._rule("turn", "CCN-12",
-                           f"Player {new_castle} ({suit}) to play the {new_phase}, round "
-                           f"{self.turn.round}.", player=new_castle)
-        self._start_slot(announce=announce)
+                return False
+        return True
+
+    def _next_slot(self, announce: bool = True) -> None:
+        """Close the active coin's play and open the next one (knight → guard → next player)."""
+        g = self.game
+        castle, phase = self._current()
+        if phase == "guard":
+            knight = self.knights[g.knight_of[castle]]
+            if knight.immunity == "active":
+                knight.immunity = "none"
+        if not self._advance():
+            return
+        notes, recovered = self._start_slot()
+        if self.over or not announce:
+            return
+        new_castle, new_phase = self._current()
+        if new_castle == castle and new_phase == "guard" and not notes:
+            clause = "CCN-11" if self.turn.round == 1 else "CCN-15"
+            text = f"Player {castle}'s knight has finished; now the guard ({self.turn.coin})."
+        else:
+            clause = "CCN-12"
+            suit = SUIT_TITLE[self.layout.castles[new_castle].suit]
+            text = (f"Player {new_castle} ({suit}) to play, round {self.turn.round}: "
+                    f"{self.turn.coin} ({new_phase}).")
+        self._rule("turn", clause, " ".join([text, *notes]), player=new_castle,
+                   coin=self.turn.coin)
+        if recovered:
+            spot = self.layout.castles[new_castle].knight_spot
+            self._rule("place", "CCN-32",
+                       f"Put {self._name(recovered)} within a coin-width of tower-{new_castle} "
+                       "(suggested spot shown).", player=new_castle, coin=recovered, at=spot,
+                       extra={"placement": "zone"})
 
     def _end_turn(self) -> None:
         """Pass to the next player's first slot (wrong_coin_penalty = end_turn)."""
@@ -565,7 +584,7 @@ class CroquetnoleState:
                        f"The guard's flick ends {self._name(knight_coin)}'s play "
                        f"({self.turn.flicks_left} flick(s) unused).", player=castle,
                        coin=coin)
-            self.turn.slot += 1
+            self._advance()
             self._start_slot()
             motion.snapshot = self._core()
             motion.snapshot["motion"] = None
@@ -738,8 +757,8 @@ class CroquetnoleState:
                 assert m is not None
                 spot = m.positions.get(k.coin)
                 self._request(Request(k.coin, "spot", "CCN-51", PLACE_ORDER["rollback"],
-                                      at=spot, text="knocked into a gate while inside "
-                                      "another castle"))
+                                      at=spot, why="where it was before it was knocked into "
+                                      "the gate (passive_illegal_entry)"))
             return
         # OUT through gate j
         if k.member != j:
@@ -1129,7 +1148,8 @@ class CroquetnoleState:
             self._rule("place", "CCN-50", text, player=self._player_of(e.coin), coin=e.coin,
                        at=spot)
             clause = "CCN-50"
-        self._request(Request(e.coin, "spot", clause, PLACE_ORDER["off_table"], at=_pt(spot)))
+        self._request(Request(e.coin, "spot", clause, PLACE_ORDER["off_table"], at=_pt(spot),
+                              why="on the table edge where it fell off"))
 
     # ------------------------------------------------------------------ settling
     def _on_settled(self, e: ev.Settled) -> None:
@@ -1150,9 +1170,7 @@ class CroquetnoleState:
         if m.off_table and m.void is None:
             for coin, spot in m.off_table.items():
                 self.positions[coin] = list(spot)
-        new = sorted((r for r in self.pending.values() if r.clause != "announced"),
-                     key=lambda r: r.order)
-        for req in new:
+        for req in sorted(self.pending.values(), key=lambda r: r.order):
             self._announce(req)
         if m.lost_flicks or m.play_over:
             self.turn.flicks_left = 0
@@ -1203,7 +1221,8 @@ class CroquetnoleState:
                 continue
             self.positions[coin] = list(spot)
             self._request(Request(coin, "spot", "CCN-52" if m.void == "illegal" else "G-CCN-42",
-                                  PLACE_ORDER["rollback"], at=list(spot)))
+                                  PLACE_ORDER["rollback"], at=list(spot),
+                                  why="where it was before the flick"))
 
     def _request(self, req: Request) -> None:
         self.pending[req.coin] = req
@@ -1212,7 +1231,7 @@ class CroquetnoleState:
 
     def _announce(self, req: Request) -> None:
         """Say a placement request as a `place` ruling (once)."""
-        if req.text == "announced":
+        if req.announced:
             return
         name = self._name(req.coin)
         if req.kind == "tower":
@@ -1229,15 +1248,12 @@ class CroquetnoleState:
         elif req.kind == "tile":
             text = f"Put {req.coin} back in its place."
         else:
-            text = f"Put {name} back at the marked spot."
-        if req.clause in ("CCN-32",):
-            req.text = "announced"
-            return  # the turn-start ruling already said it
+            text = f"Put {name} back {req.why or 'at the marked spot'}."
         self._rule("place", req.clause, text, coin=req.coin if req.kind != "tile" else None,
                    at=tuple(req.at) if req.at else None, on=req.on,
                    player=self._player_of(req.coin) if req.coin in self.game.role else None,
                    extra={"placement": req.kind})
-        req.text = "announced"
+        req.announced = True
 
     # ------------------------------------------------------------------ placements by hand
     def _on_place(self, e: ev.Place) -> None:
@@ -1333,7 +1349,8 @@ class CroquetnoleState:
                        "(disturbance_penalty=end_coin_play).", coin=e.coin,
                        player=self._player_of(e.coin))
             if old is not None:
-                self._request(Request(e.coin, "spot", "§1.3", PLACE_ORDER["other"], at=old))
+                self._request(Request(e.coin, "spot", "§1.3", PLACE_ORDER["other"], at=old,
+                                      why="where it was before it was moved by hand"))
             self._next_slot()
             return
         if old is None:
@@ -1342,7 +1359,7 @@ class CroquetnoleState:
         if dist(tuple(old), tuple(e.at)) <= self.o["eps_place"]:
             return
         self._request(Request(e.coin, "spot", "§1.3", PLACE_ORDER["other"], at=old,
-                              text=""))
+                              why="where it was: it was moved by hand (no penalty)"))
 
     # ------------------------------------------------------------------ declarations
     def _on_declare(self, e: ev.Declare) -> None:

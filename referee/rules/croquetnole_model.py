@@ -106,7 +106,9 @@ class Request:
     at: list[float] | None = None
     on: str | None = None
     castle: int | None = None
-    text: str = ""
+    why: str = ""
+    """What the placement is for, in a few words ("where it fell off the table")."""
+    announced: bool = False
 
 
 def to_plain(obj: Any) -> Any:
