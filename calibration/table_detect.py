@@ -1,0 +1,278 @@
+"""Finding the table's corners in an image: automatically, from ArUco markers, or given by hand.
+
+Why: the table's four corners fix the homography.  Automatic detection takes the largest
+convex quadrilateral that stands out from the floor (colour segmentation + approxPolyDP), then
+refines each side to sub-pixel: intensity profiles across the side give edge points, a robust
+line fit (cv2.fitLine) runs through them, and neighbouring lines meet at the corners.  Corners
+come in CONTRACT.md's order: south-west, south-east, north-east, north-west, with the image's
+bottom taken as south (player 1's side) when the camera gives no other clue.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from calibration.intrinsics import Intrinsics
+
+
+class TableNotFound(ValueError):
+    """No table-like quadrilateral (or not all corner markers) could be found."""
+
+
+# ------------------------------------------------------------------------------- manual
+
+
+def parse_corners(text: str) -> np.ndarray:
+    """`"x,y x,y x,y x,y"` (SW, SE, NE, NW) → 4x2 pixels; ValueError says what is wrong."""
+    parts = text.replace(";", " ").split()
+    if len(parts) != 4:
+        raise ValueError(f"--corners needs 4 points 'x,y' separated by spaces (SW SE NE NW), "
+                         f"got {len(parts)}: {text!r}")
+    points = []
+    for i, part in enumerate(parts):
+        xy = part.split(",")
+        try:
+            if len(xy) != 2:
+                raise ValueError
+            x, y = float(xy[0]), float(xy[1])
+        except ValueError:
+            raise ValueError(f"--corners point {i + 1} must be 'x,y' in pixels, "
+                             f"got {part!r}") from None
+        if not (np.isfinite(x) and np.isfinite(y)):
+            raise ValueError(f"--corners point {i + 1} is not finite: {part!r}")
+        points.append((x, y))
+    corners = np.array(points)
+    problems = check_quad(corners)
+    if problems:
+        raise ValueError("--corners: " + "; ".join(problems))
+    return corners
+
+
+def check_quad(corners_px: np.ndarray) -> list[str]:
+    """Problems of a SW, SE, NE, NW corner quadrilateral in pixels (convexity, order, size)."""
+    c = np.asarray(corners_px, np.float64).reshape(-1, 2)
+    edges = np.roll(c, -1, axis=0) - c
+    nxt = np.roll(edges, -1, axis=0)
+    crosses = edges[:, 0] * nxt[:, 1] - edges[:, 1] * nxt[:, 0]
+    if not (all(x > 0 for x in crosses) or all(x < 0 for x in crosses)):
+        return ["the corners do not make a convex quadrilateral in the order SW, SE, NE, NW"]
+    # Seen from above with rows down, SW → SE → NE → NW runs counter-clockwise on screen,
+    # which is a negative signed area in image coordinates.
+    area = cv2.contourArea(c.astype(np.float32), oriented=True)
+    if abs(area) < 100:
+        return [f"the corners enclose only {abs(area):.0f} px²"]
+    if area > 0:
+        return ["the corners run clockwise on screen: give them as SW, SE, NE, NW "
+                "(table seen from above)"]
+    return []
+
+
+# ------------------------------------------------------------------------------- ArUco
+
+
+@dataclass(frozen=True)
+class CornerMarkers:
+    """ArUco markers printed north-up in the table's corners, ids for SW, SE, NE, NW."""
+
+    marker_mm: float = 60.0
+    inset_mm: float = 10.0  # from both edges of the table to the marker's black square
+    dictionary: str = "DICT_4X4_50"
+    ids: tuple[int, int, int, int] = (0, 1, 2, 3)
+
+
+def aruco_marker_corners_mm(table_mm: tuple[float, float], marker_mm: float,
+                            inset_mm: float = 0.0) -> list[np.ndarray]:
+    """Each corner marker's corners (ArUco order TL, TR, BR, BL; north up) in table mm."""
+    w, h = table_mm
+    out = []
+    for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1)):
+        x_out, y_out = sx * (w / 2 - inset_mm), sy * (h / 2 - inset_mm)
+        x_in, y_in = x_out - sx * marker_mm, y_out - sy * marker_mm
+        x0, x1 = sorted((x_out, x_in))
+        y0, y1 = sorted((y_out, y_in))
+        out.append(np.array([[x0, y1], [x1, y1], [x1, y0], [x0, y0]], np.float32))
+    return out
+
+
+def detect_corner_markers(image: np.ndarray, table_mm: tuple[float, float],
+                          markers: CornerMarkers = CornerMarkers()
+                          ) -> tuple[np.ndarray, np.ndarray]:
+    """All corner-marker corners found: (pixels Mx2, table mm Mx2), M = 16 when all are seen."""
+    d = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, markers.dictionary))
+    params = cv2.aruco.DetectorParameters()
+    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    detector = cv2.aruco.ArucoDetector(d, params)
+    corners, ids, _ = detector.detectMarkers(_gray(image))
+    found = {} if ids is None else {int(i): c.reshape(4, 2) for i, c in zip(ids.ravel(), corners,
+                                                                            strict=True)}
+    layout = aruco_marker_corners_mm(table_mm, markers.marker_mm, markers.inset_mm)
+    missing = [f"{name} (id {i})" for name, i in zip(("SW", "SE", "NE", "NW"), markers.ids,
+                                                     strict=True) if i not in found]
+    if missing:
+        raise TableNotFound(f"corner marker(s) not found: {', '.join(missing)}")
+    px = np.concatenate([found[i] for i in markers.ids])
+    mm = np.concatenate(layout)
+    return px.astype(np.float64), mm.astype(np.float64)
+
+
+# ----------------------------------------------------------------------------- automatic
+
+
+def _gray(image: np.ndarray) -> np.ndarray:
+    return image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+
+
+def _channels(image: np.ndarray) -> list[np.ndarray]:
+    """Grey, and the Lab colour axes: the table differs from the floor in at least one."""
+    if image.ndim == 2:
+        return [image]
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
+    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
+    return [lab[..., 0], lab[..., 1], lab[..., 2], hsv[..., 1]]
+
+
+def _quad_candidates(channel: np.ndarray) -> list[tuple[float, np.ndarray]]:
+    """(score, 4x2 quad) from Otsu segmentation of one channel, both polarities."""
+    h, w = channel.shape
+    blur = cv2.GaussianBlur(channel, (0, 0), 2.0)
+    _, mask = cv2.threshold(blur, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
+    out = []
+    for m in (mask, 255 - mask):
+        m = cv2.morphologyEx(m, cv2.MORPH_OPEN, kernel)
+        contours, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        for contour in sorted(contours, key=cv2.contourArea, reverse=True)[:3]:
+            area = cv2.contourArea(contour)
+            if area < 0.05 * w * h:
+                continue
+            hull = cv2.convexHull(contour)
+            quad = None
+            for eps in (0.01, 0.02, 0.03, 0.05):
+                approx = cv2.approxPolyDP(hull, eps * cv2.arcLength(hull, True), True)
+                if len(approx) == 4:
+                    quad = approx.reshape(4, 2).astype(np.float64)
+                    break
+            if quad is None:
+                continue
+            if np.any((quad < 2) | (quad > np.array([w - 3, h - 3]))):
+                continue  # a corner at the image's border cannot be measured
+            fill = area / max(cv2.contourArea(quad.astype(np.float32)), 1.0)
+            score = fill * np.sqrt(area / (w * h))
+            out.append((float(score), quad))
+    return out
+
+
+def order_corners(quad_px: np.ndarray) -> np.ndarray:
+    """Any 4 corners → SW, SE, NE, NW taking the image's bottom as south."""
+    q = np.asarray(quad_px, np.float64).reshape(4, 2)
+    center = q.mean(axis=0)
+    angles = np.arctan2(-(q[:, 1] - center[1]), q[:, 0] - center[0])  # y up
+    q = q[np.argsort(angles)]  # counter-clockwise seen from above, starting near west
+    # SW has the largest x-(-y) ... choose the corner with the largest row + smallest column.
+    start = int(np.argmax(q[:, 1] - q[:, 0]))
+    return np.roll(q, -start, axis=0)
+
+
+def _edge_points(channel: np.ndarray, p0: np.ndarray, p1: np.ndarray, band_px: float,
+                 count: int = 60) -> np.ndarray:
+    """Sub-pixel points of the strongest step across the segment p0-p1 (profiles on normals)."""
+    direction = (p1 - p0) / np.linalg.norm(p1 - p0)
+    normal = np.array([-direction[1], direction[0]])
+    ts = np.linspace(0.08, 0.92, count)
+    offsets = np.arange(-band_px, band_px + 1e-9, 0.5)
+    base = p0 + np.outer(ts, p1 - p0)  # count x 2
+    samples = base[:, None, :] + offsets[None, :, None] * normal  # count x K x 2
+    profile = cv2.remap(channel, samples[..., 0].astype(np.float32),
+                        samples[..., 1].astype(np.float32), cv2.INTER_LINEAR)
+    grad = np.abs(np.gradient(profile.astype(np.float64), axis=1))
+    k = np.clip(np.argmax(grad[:, 1:-1], axis=1) + 1, 1, len(offsets) - 2)
+    rows = np.arange(len(ts))
+    g0, g1, g2 = grad[rows, k - 1], grad[rows, k], grad[rows, k + 1]
+    denom = g0 - 2 * g1 + g2
+    shift = np.where(np.abs(denom) > 1e-9, 0.5 * (g0 - g2) / np.where(denom == 0, 1, denom), 0)
+    step = offsets[k] + np.clip(shift, -1, 1) * 0.5
+    strong = g1 > 0.3 * np.median(g1)
+    return (base + step[:, None] * normal)[strong]
+
+
+def _robust_line(points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(point, unit direction) of a line through points, refitted without the outliers."""
+    pts = points.astype(np.float32)
+    for _ in range(3):
+        vx, vy, x0, y0 = cv2.fitLine(pts, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        d = np.abs((pts[:, 0] - x0) * vy - (pts[:, 1] - y0) * vx)
+        keep = d < max(1.0, 2.5 * float(np.median(d)))
+        if keep.all() or keep.sum() < 8:
+            break
+        pts = pts[keep]
+    return np.array([x0, y0], np.float64), np.array([vx, vy], np.float64)
+
+
+def _intersect(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    (p, d), (q, e) = a, b
+    t = np.linalg.solve(np.c_[d, -e], q - p)
+    return p + t[0] * d
+
+
+def refine_quad(image: np.ndarray, corners_px: np.ndarray, band_px: float = 6.0) -> np.ndarray:
+    """Sub-pixel table corners: each side's edge points fitted by a line, lines intersected.
+
+    Each side is searched in the colour direction that separates its two sides best (the Lab
+    difference of cloth and floor along it), lightly smoothed against noise.  The sides must
+    be straight: pass an undistorted image when the lens bends them.
+    """
+    corners = np.asarray(corners_px, np.float64).reshape(4, 2)
+    lab = (cv2.cvtColor(image, cv2.COLOR_BGR2LAB) if image.ndim == 3 else image[..., None])
+    lab = cv2.GaussianBlur(lab.astype(np.float32), (0, 0), 1.2).reshape(*image.shape[:2], -1)
+    lines = []
+    for i in range(4):
+        p0, p1 = corners[i], corners[(i + 1) % 4]
+        weights = _contrast_direction(lab, p0, p1)
+        channel = np.ascontiguousarray(lab @ weights, dtype=np.float32)
+        pts = _edge_points(channel, p0, p1, band_px)
+        if len(pts) < 8:
+            raise TableNotFound(f"table side {i + 1} has no clear edge")
+        lines.append(_robust_line(pts))
+    return np.array([_intersect(lines[i - 1], lines[i]) for i in range(4)])
+
+
+def _contrast_direction(lab: np.ndarray, p0: np.ndarray, p1: np.ndarray) -> np.ndarray:
+    """Unit colour vector along which the two sides of p0-p1 differ most (their median colours)."""
+    d = (p1 - p0) / np.linalg.norm(p1 - p0)
+    n = np.array([-d[1], d[0]])
+    base = p0 + np.outer(np.linspace(0.1, 0.9, 60), p1 - p0)
+    sides = []
+    for offset in (6.0, -6.0):
+        pts = (base + offset * n).astype(np.float32)
+        values = cv2.remap(lab, pts[:, 0:1], pts[:, 1:2], cv2.INTER_LINEAR)
+        sides.append(np.median(values.reshape(len(base), -1), axis=0))
+    diff = sides[0] - sides[1]
+    norm = float(np.linalg.norm(diff))
+    if norm < 1e-6:
+        raise TableNotFound("a table side shows no contrast with the floor")
+    return (diff / norm).astype(np.float32)
+
+
+def detect_table(image: np.ndarray, intrinsics: Intrinsics | None = None) -> np.ndarray:
+    """The table's corners SW, SE, NE, NW in pixels (4x2), found and refined automatically.
+
+    With intrinsics the search runs on the undistorted image, where the sides are straight,
+    and the corners are distorted back into the camera's pixels.
+    """
+    work = intrinsics.undistort_image(image) if intrinsics is not None else image
+    candidates: list[tuple[float, np.ndarray]] = []
+    for channel in _channels(work):
+        candidates.extend(_quad_candidates(channel))
+    if not candidates:
+        raise TableNotFound("no large convex quadrilateral stands out from the background")
+    _score, quad = max(candidates, key=lambda c: c[0])
+    corners = order_corners(quad)
+    for band in (8.0, 3.0):  # coarse quad first, then a narrow band around the refined one
+        corners = refine_quad(work, corners, band)
+    problems = check_quad(corners)
+    if problems:
+        raise TableNotFound("the table found is not a proper quadrilateral: " + problems[0])
+    return intrinsics.distort_points(corners) if intrinsics is not None else corners
