@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 COMMANDS: tuple[str, ...] = (
     "adjudicate",
+    "play",
 )
 """Modules of referee.commands, in the order `--help` lists them."""
 

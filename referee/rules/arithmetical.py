@@ -525,13 +525,13 @@ class ArcState:
             hoop = _hoop_passed(me, step)
             return (f"From {me.pos}, {number} would miss hoop {hoop}; only "
                     f"{2 * hoop - me.pos} takes it.")
-        if code in ("ARC-06", "ARC-10"):
+        if code == "ARC-10":
+            return (f"Player {player} is kept in hoop {me.pos}: player {other}'s step of "
+                    f"{opp.last_step} bars the step of {step} he needs.")
+        if code == "ARC-06":
             last = opp.last_step or 0
-            kept = f"Player {player} is kept in hoop {me.pos}: " if code == "ARC-10" else ""
-            return (f"{kept}player {other}'s step of {last} bars player {player} from a step "
-                    f"of {min(last, 9 - last)} or {max(last, 9 - last)}.").capitalize() \
-                if not kept else (f"{kept}player {other}'s step of {last} bars the step of "
-                                  f"{step} he needs.")
+            return (f"Player {other}'s step of {last} bars player {player} from a step of "
+                    f"{min(last, 9 - last)} or {max(last, 9 - last)}.")
         if code == "ARC-11":
             return (f"Player {player} kept player {other} in with a step of {step} last turn "
                     "and may not play it twice running.")
