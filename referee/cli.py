@@ -14,6 +14,7 @@ from collections.abc import Sequence
 COMMANDS: tuple[str, ...] = (
     "adjudicate",
     "play",
+    "simulate",
 )
 """Modules of referee.commands, in the order `--help` lists them."""
 
