@@ -59,6 +59,8 @@ class Event:
                 continue
             if isinstance(value, tuple):
                 value = list(value)
+            elif f.name == "positions":
+                value = {coin: list(p) for coin, p in value.items()}
             out[f.name] = value
         return out
 

@@ -341,7 +341,7 @@ def layout_from_json(data: Any, source: str = "layout") -> Layout:
 
     layout = Layout(name or "unnamed", game or "", table, float(tile or TILE_MM),
                     float(coin or COIN_DIAMETER_MM), pieces, lines, castles)
-    r.problems.extend(check_layout(layout) if not r.problems else [])
+    r.problems.extend(check_layout(layout))
     if r.problems:
         raise LayoutError(r.problems, source)
     return layout

@@ -366,6 +366,8 @@ class CroquetnoleState:
         words = CLAUSES.get(clause, ("", ""))[1]
         if "at" in kw and kw["at"] is not None:
             kw["at"] = (round(kw["at"][0], 2), round(kw["at"][1], 2))
+        if "extra" in kw:
+            kw["extra"] = copy.deepcopy(kw["extra"])  # a ruling never changes afterwards
         ruling = Ruling(self._t, kind, clause, text, rule=words, of=self._index, **kw)
         self._out.append(ruling)
         return ruling

@@ -1,0 +1,1 @@
+"""Accuracy and speed harness; each script prints the figures the README quotes."""
