@@ -394,7 +394,7 @@ class ArcState:
         return {
             "game": NAME, "over": position.over, "winner": winner,
             "result": None if not position.over else ("draw" if winner is None else "win"),
-            "end_clause": position.end_clause,
+            "end_clause": position.end_clause, "turns": position.turns,
             "turn": {"player": None if position.over else mover + 1,
                      "number": position.turns + 1,
                      "may_pass": may_pass(position, rules, steps)},

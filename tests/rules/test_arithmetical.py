@@ -412,7 +412,7 @@ def test_summary_schema() -> None:
     state = new_state()
     number(state, 1, 7)
     summary = state.summary()
-    assert set(summary) == {"game", "over", "winner", "result", "end_clause", "turn",
+    assert set(summary) == {"game", "over", "winner", "result", "end_clause", "turns", "turn",
                             "players", "legal_moves", "options"}
     assert summary["game"] == "arithmetical-croquet"
     assert summary["players"]["1"] == {"pos": 7, "dir": 1, "missed": 0, "in_hoop": None,
