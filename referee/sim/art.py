@@ -1,0 +1,260 @@
+"""Piecepack art as sprites: coin faces (suit or value side) and tile backs and faces.
+
+Sprites are drawn at 4× supersampling and shrunk, in BGR float32 with a premultiplied alpha
+channel (0–1), upright (north up) with the piece centre at the sprite centre, so the renderer
+can rotate and place them with one `cv2.warpAffine`.  The look follows piecepackr's default
+configuration (suits ♥♠♣♦ or sun/moon/crown/arms in red, black, green and blue; tile backs with
+a 2×2 grid) with the colours and styles chosen by the :class:`~referee.sim.look.Look`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from referee.layout import GUARDS, SUITS
+from referee.sim.look import PIECEPACKR_SUITS, RGB, CoinDesign, TileDesign
+
+SS = 4  # supersampling factor
+VALUES = ("null", "ace", "2", "3", "4", "5")
+VALUE_TEXT = {"null": "n", "ace": "A", "2": "2", "3": "3", "4": "4", "5": "5"}
+
+
+def bgr(rgb: RGB) -> tuple[float, float, float]:
+    return (float(rgb[2]), float(rgb[1]), float(rgb[0]))
+
+
+def _pts(center: tuple[float, float], size: float, rel: list[tuple[float, float]]) -> np.ndarray:
+    return np.array([[center[0] + x * size, center[1] + y * size] for x, y in rel], np.int32)
+
+
+def _circle(img: np.ndarray, c: tuple[float, float], r: float, color: tuple) -> None:
+    cv2.circle(img, (round(c[0]), round(c[1])), max(1, round(r)), color, -1, cv2.LINE_AA)
+
+
+def draw_suit(img: np.ndarray, suit: str, center: tuple[float, float], size: float,
+              ink: tuple, paper: tuple, style: str = "piecepack") -> None:
+    """Draw a suit symbol of height ~`size` px centred on `center` (image px, y down)."""
+    cx, cy = center
+    poly = lambda rel: cv2.fillPoly(img, [_pts(center, size, rel)], ink, cv2.LINE_AA)  # noqa: E731
+    if style == "cards":
+        if suit == "suns":  # heart
+            _circle(img, (cx - 0.2 * size, cy - 0.12 * size), 0.23 * size, ink)
+            _circle(img, (cx + 0.2 * size, cy - 0.12 * size), 0.23 * size, ink)
+            poly([(-0.42, -0.04), (0.42, -0.04), (0.0, 0.45)])
+        elif suit == "moons":  # spade
+            _circle(img, (cx - 0.2 * size, cy + 0.08 * size), 0.21 * size, ink)
+            _circle(img, (cx + 0.2 * size, cy + 0.08 * size), 0.21 * size, ink)
+            poly([(-0.4, 0.04), (0.4, 0.04), (0.0, -0.46)])
+            poly([(0.0, 0.1), (-0.15, 0.46), (0.15, 0.46)])
+        elif suit == "crowns":  # club
+            for dx, dy in ((0.0, -0.22), (-0.22, 0.08), (0.22, 0.08)):
+                _circle(img, (cx + dx * size, cy + dy * size), 0.19 * size, ink)
+            poly([(0.0, 0.0), (-0.15, 0.46), (0.15, 0.46)])
+        else:  # diamond
+            poly([(0.0, -0.48), (0.33, 0.0), (0.0, 0.48), (-0.33, 0.0)])
+        return
+    if suit == "suns":
+        for k in range(12):
+            a = 2 * math.pi * k / 12
+            da = math.radians(11)
+            poly([(0.31 * math.cos(a - da), 0.31 * math.sin(a - da)),
+                  (0.5 * math.cos(a), 0.5 * math.sin(a)),
+                  (0.31 * math.cos(a + da), 0.31 * math.sin(a + da))])
+        _circle(img, center, 0.3 * size, ink)
+    elif suit == "moons":
+        _circle(img, center, 0.42 * size, ink)
+        _circle(img, (cx + 0.2 * size, cy - 0.12 * size), 0.36 * size, paper)
+    elif suit == "crowns":
+        poly([(-0.42, 0.2), (-0.46, -0.28), (-0.22, -0.02), (0.0, -0.38), (0.22, -0.02),
+              (0.46, -0.28), (0.42, 0.2)])
+        poly([(-0.42, 0.24), (0.42, 0.24), (0.42, 0.38), (-0.42, 0.38)])
+        for dx, dy in ((-0.46, -0.3), (0.0, -0.42), (0.46, -0.3)):
+            _circle(img, (cx + dx * size, cy + dy * size), 0.07 * size, ink)
+    else:  # arms: a fleur-de-lis
+        poly([(0.0, -0.5), (0.13, -0.22), (0.1, 0.08), (0.0, 0.14), (-0.1, 0.08), (-0.13, -0.22)])
+        for side in (-1, 1):
+            poly([(side * 0.08, 0.08), (side * 0.22, -0.2), (side * 0.42, -0.18),
+                  (side * 0.46, -0.02), (side * 0.36, 0.02), (side * 0.34, -0.08),
+                  (side * 0.26, -0.06), (side * 0.18, 0.1)])
+        poly([(-0.3, 0.08), (0.3, 0.08), (0.3, 0.17), (-0.3, 0.17)])
+        poly([(0.0, 0.17), (-0.16, 0.44), (0.16, 0.44)])
+
+
+def draw_value(img: np.ndarray, value: str, center: tuple[float, float], size: float,
+               ink: tuple) -> None:
+    """Draw a value (n, A, 2–5) of cap height ~`size` px centred on `center`."""
+    text = VALUE_TEXT.get(value, value[:1].upper())
+    font = cv2.FONT_HERSHEY_DUPLEX
+    thick = max(1, round(size * 0.12))
+    (w, h), _ = cv2.getTextSize(text, font, 1.0, thick)
+    scale = size / max(h, 1)
+    thick = max(1, round(size * 0.12))
+    (w, h), _ = cv2.getTextSize(text, font, scale, thick)
+    org = (round(center[0] - w / 2), round(center[1] + h / 2))
+    cv2.putText(img, text, org, font, scale, ink, thick, cv2.LINE_AA)
+
+
+def _finish(canvas: np.ndarray, mask: np.ndarray, out_px: int) -> np.ndarray:
+    """Shrink a supersampled canvas and mask into a premultiplied BGRA float32 sprite."""
+    small = cv2.resize(canvas, (out_px, out_px), interpolation=cv2.INTER_AREA).astype(np.float32)
+    alpha = cv2.resize(mask, (out_px, out_px), interpolation=cv2.INTER_AREA).astype(np.float32)
+    alpha /= 255.0
+    return np.dstack([small * alpha[..., None], alpha])
+
+
+def suit_of(coin: str, face: str) -> str:
+    """The suit of a coin: its suit face, else (a guard named by its value) its castle's suit."""
+    for name in (face, coin):
+        if name in SUITS:
+            return name
+    if coin in GUARDS:
+        return SUITS[GUARDS.index(coin)]
+    return SUITS[sum(map(ord, coin)) % 4]
+
+
+def coin_sprite(face: str, suit: str, design: CoinDesign, px_per_mm: float,
+                diameter_mm: float) -> np.ndarray:
+    """The top face of a coin showing `face` (a suit or a value) of a coin of suit `suit`."""
+    out = math.ceil(diameter_mm * px_per_mm) + 3
+    n = out * SS
+    scale = px_per_mm * SS
+    c = ((n - 1) / 2, (n - 1) / 2)
+    r = diameter_mm / 2 * scale
+    suit_ink = bgr(design.suit_rgb.get(suit, (0, 0, 0)))
+    disc = bgr(design.disc_rgb)
+    if face in SUITS:
+        paper, ink = (suit_ink, disc) if design.inverted else (disc, suit_ink)
+    else:
+        value_ink = suit_ink if design.value_ink == "suit" else bgr(design.neutral_rgb)
+        paper, ink = (value_ink, disc) if design.inverted else (disc, value_ink)
+    canvas = np.zeros((n, n, 3), np.uint8)
+    mask = np.zeros((n, n), np.uint8)
+    _circle(canvas, c, r, paper)
+    _circle(mask, c, r, 255)
+    if face in SUITS:
+        draw_suit(canvas, face, (c[0], c[1] + 0.06 * r), 1.05 * r, ink, paper, design.symbols)
+    else:
+        draw_value(canvas, face, (c[0], c[1] + 0.06 * r), 1.0 * r, ink)
+    if design.dot:
+        _circle(canvas, (c[0], c[1] - 0.78 * r), 0.09 * r, ink)
+    # a bevelled rim and a slightly domed shading
+    yy, xx = np.mgrid[0:n, 0:n].astype(np.float32)
+    rr = np.hypot(xx - c[0], yy - c[1]) / r
+    shade = 1.0 - 0.06 * rr**2 - 0.18 * np.clip((rr - 0.9) / 0.1, 0, 1)
+    canvas = np.clip(canvas * shade[..., None], 0, 255).astype(np.uint8)
+    return _finish(canvas, mask, out)
+
+
+def tile_sprite(top: str | None, design: TileDesign, px_per_mm: float, size_mm: float,
+                suit_rgb: dict[str, RGB] | None = None) -> np.ndarray:
+    """A tile's top: its back (`top` None) or a face like "ace-of-moons" with the value big."""
+    out = math.ceil(size_mm * px_per_mm) + 3
+    n = out * SS
+    scale = px_per_mm * SS
+    half = size_mm / 2 * scale
+    c = (n - 1) / 2
+    x0, x1 = round(c - half), round(c + half)
+    corner = round(1.8 * scale)
+    canvas = np.zeros((n, n, 3), np.uint8)
+    mask = np.zeros((n, n), np.uint8)
+    paper = bgr(design.back_rgb if top is None else design.face_rgb)
+    for img, color in ((canvas, paper), (mask, 255)):
+        cv2.rectangle(img, (x0 + corner, x0), (x1 - corner, x1), color, -1)
+        cv2.rectangle(img, (x0, x0 + corner), (x1, x1 - corner), color, -1)
+        for px, py in ((x0 + corner, x0 + corner), (x1 - corner, x0 + corner),
+                       (x0 + corner, x1 - corner), (x1 - corner, x1 - corner)):
+            cv2.circle(img, (px, py), corner, color, -1, cv2.LINE_AA)
+    border = max(1, round(0.35 * scale))
+    inset = round(1.2 * scale)
+    cv2.rectangle(canvas, (x0 + inset, x0 + inset), (x1 - inset, x1 - inset),
+                  bgr(design.border_rgb), border, cv2.LINE_AA)
+    if top is None:
+        w = max(1, round(design.grid_mm * scale / 2))
+        cv2.rectangle(canvas, (round(c) - w, x0 + inset), (round(c) + w, x1 - inset),
+                      bgr(design.grid_rgb), -1)
+        cv2.rectangle(canvas, (x0 + inset, round(c) - w), (x1 - inset, round(c) + w),
+                      bgr(design.grid_rgb), -1)
+    else:
+        value, _, suit = top.partition("-of-")
+        ink = bgr((suit_rgb or PIECEPACKR_SUITS).get(suit, (0, 0, 0)))
+        draw_value(canvas, value, (c, c + 0.1 * half), 0.95 * half, ink)
+        draw_suit(canvas, suit, (c - 0.55 * half, c - 0.55 * half), 0.55 * half, ink, paper)
+    return _finish(canvas, mask, out)
+
+
+
+# ------------------------------------------------------------------------------- the hand
+
+
+@dataclass(frozen=True)
+class Capsule:
+    """One part of a hand: a capsule from `a` to `b` (table mm) at heights `za`, `zb` mm."""
+
+    a: tuple[float, float]
+    b: tuple[float, float]
+    radius_mm: float
+    za: float
+    zb: float
+    material: str  # skin | sleeve
+
+    def outline(self, shrink_mm: float = 0.0, steps: int = 7) -> tuple[np.ndarray, np.ndarray]:
+        """Outline points (N, 2) in mm with a height for each, the radius less `shrink_mm`."""
+        a, b = np.asarray(self.a), np.asarray(self.b)
+        r = max(self.radius_mm - shrink_mm, 0.5)
+        d = b - a
+        length = float(np.hypot(*d))
+        base = math.atan2(d[1], d[0]) if length > 1e-9 else 0.0
+        ang = np.concatenate([base - math.pi / 2 + np.linspace(0, math.pi, steps + 1),
+                              base + math.pi / 2 + np.linspace(0, math.pi, steps + 1)])
+        centres = np.concatenate([np.repeat(b[None], steps + 1, 0),
+                                  np.repeat(a[None], steps + 1, 0)])
+        pts = centres + r * np.column_stack([np.cos(ang), np.sin(ang)])
+        zs = np.concatenate([np.full(steps + 1, self.zb), np.full(steps + 1, self.za)])
+        return pts, zs
+
+
+def hand_parts(fingertip_mm: tuple[float, float], arm_from_mm: tuple[float, float],
+               finger_down: bool, scale: float, hover_mm: float) -> list[Capsule]:
+    """A right hand with the index finger out, seen from above, as capsules in table mm.
+
+    Parts come in drawing order (sleeve, forearm, palm, curled fingers, thumb, index); the
+    renderer draws each one three times (edge, body, highlight) with shrinking radii, which
+    gives the rounded look of a real hand.
+    """
+    s = scale
+    f = np.asarray(fingertip_mm, dtype=np.float64)
+    arm_from = np.asarray(arm_from_mm, dtype=np.float64)
+    d = f - arm_from
+    u = d / max(float(np.hypot(*d)), 1e-9)
+    n = np.array([-u[1], u[0]])  # the thumb's side (left of the pointing direction)
+    tip_z = 4.0 if finger_down else 0.6 * hover_mm
+    knuckle = f - u * 68 * s
+    palm = knuckle - u * 42 * s - n * 18 * s
+    wrist = palm - u * 48 * s
+    back = arm_from - wrist
+    a = back / max(float(np.hypot(*back)), 1e-9) if float(np.hypot(*back)) > 1 else -u
+    far = arm_from + a * 700.0
+
+    def rise(p: np.ndarray) -> float:
+        return hover_mm + 25 + min(0.35 * float(np.hypot(*(p - wrist))), 400.0)
+
+    def cap(p: np.ndarray, q: np.ndarray, r: float, zp: float, zq: float,
+            mat: str = "skin") -> Capsule:
+        return Capsule((float(p[0]), float(p[1])), (float(q[0]), float(q[1])), r, zp, zq, mat)
+
+    sleeve = wrist + a * 170 * s
+    fore = wrist + a * 200 * s
+    parts = [cap(sleeve, far, 44 * s, rise(sleeve), rise(far), "sleeve"),
+             cap(wrist, fore, 31 * s, rise(wrist), rise(fore)),
+             cap(palm - u * 22 * s, palm + u * 14 * s, 40 * s, hover_mm + 18, hover_mm + 15)]
+    for j in (1, 2, 3):  # the curled fingers: a row of knuckles beside the index
+        k = knuckle - n * (17 * j) * s - u * (4 * j) * s
+        parts.append(cap(k - u * 30 * s, k, 9.5 * s, hover_mm + 12, hover_mm + 8))
+    parts.append(cap(palm + n * 34 * s - u * 10 * s, knuckle + n * 22 * s - u * 4 * s, 10 * s,
+                     hover_mm + 10, hover_mm + 2))
+    parts.append(cap(knuckle - u * 4 * s, f - u * 8 * s, 8.5 * s, hover_mm, tip_z + 4))
+    return parts
