@@ -16,20 +16,8 @@ import cv2
 import numpy as np
 
 from calibration.intrinsics import Intrinsics
+from calibration.pack import BGR, SUIT_BGR, TILE_BACK_BGR, TILE_FACE_BGR, TILE_GRID_BGR
 from referee.layout import SUITS, Layout
-
-BGR = tuple[int, int, int]
-
-SUIT_BGR: dict[str, BGR] = {
-    "suns": (20, 30, 170),  # dark red
-    "moons": (25, 25, 25),  # black
-    "crowns": (40, 120, 10),  # dark green
-    "arms": (150, 50, 10),  # dark blue
-}
-"""The suit colours of the synthetic pack (and the default references for suit recognition)."""
-TILE_BACK_BGR: BGR = (235, 240, 242)
-TILE_GRID_BGR: BGR = (0, 159, 230)  # piecepackr's orange grid, #E69F00
-TILE_FACE_BGR: BGR = (225, 235, 240)
 
 
 @dataclass

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 COMMANDS: tuple[str, ...] = (
     "adjudicate",
+    "calibrate",
     "play",
     "simulate",
 )

@@ -1,0 +1,143 @@
+"""Finding tiles on the rectified (top-down, north-up) table image, in table millimetres.
+
+Why: the referee's lines and towers are where the tiles *are*, not where the template says.
+Tiles stand out from the cloth by colour; each tile-sized blob's four sides are refined to
+sub-pixel with the same edge-and-line fit as the table's sides, which gives its centre and
+angle.  A tile showing a face (a tower's Ace) is told from a tile back by the colour of the ink
+at its centre: a suit colour, or the back's grid colour.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from calibration.pack import SUIT_BGR, TILE_GRID_BGR
+from calibration.plane import rectified_to_mm
+from calibration.table_detect import TableNotFound, refine_quad
+
+BACK = "back"
+"""The ink class of a face-down tile (its grid lines)."""
+
+
+@dataclass(frozen=True)
+class DetectedTile:
+    """A tile-sized square found on the table (its top face, seen from above)."""
+
+    center_mm: tuple[float, float]
+    angle_deg: float  # in [-45, 45): the square's turn, counter-clockwise seen from above
+    size_mm: float
+    ink: str | None = None  # a suit name, BACK, or None when unclear
+
+
+@dataclass(frozen=True)
+class Blob:
+    """Something on the cloth that is not a tile (too big, too small, or not square)."""
+
+    center_mm: tuple[float, float]
+    area_mm2: float
+
+
+def _lab(image: np.ndarray) -> np.ndarray:
+    return cv2.cvtColor(image, cv2.COLOR_BGR2LAB).astype(np.float32)
+
+
+def _ink_refs(colours: Mapping[str, tuple[int, int, int]]) -> dict[str, np.ndarray]:
+    refs = {}
+    for name, bgr in colours.items():
+        refs[name] = _lab(np.uint8([[bgr]]))[0, 0]
+    return refs
+
+
+def classify_ink(lab_top: np.ndarray, corners_rect: np.ndarray,
+                 colours: Mapping[str, tuple[int, int, int]] | None = None) -> str | None:
+    """The ink colour class at a tile's centre: a suit, BACK, or None (no ink seen).
+
+    `lab_top` is the rectified image in Lab (float32), `corners_rect` the tile's corners in it.
+    """
+    colours = colours or {**SUIT_BGR, BACK: TILE_GRID_BGR}
+    centre = corners_rect.mean(axis=0)
+    inner = (corners_rect - centre) * 0.55 + centre
+    x0, y0 = np.maximum(np.floor(inner.min(axis=0)).astype(int), 0)
+    x1, y1 = np.ceil(inner.max(axis=0)).astype(int) + 1
+    crop = lab_top[y0:y1, x0:x1]
+    mask = np.zeros(crop.shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, np.round(inner - [x0, y0]).astype(np.int32), 255)
+    lab = crop[mask > 0]
+    if len(lab) < 20:
+        return None
+    paper = np.percentile(lab[:, 0], 90)
+    paper_lab = np.median(lab[lab[:, 0] >= paper - 5], axis=0)
+    ink = lab[np.linalg.norm((lab - paper_lab) * [0.7, 1, 1], axis=1) > 25]
+    if len(ink) < 0.02 * len(lab):
+        return None
+    colour = np.median(ink, axis=0)
+    refs = _ink_refs(colours)
+    weight = np.array([0.5, 1.0, 1.0])
+    return min(refs, key=lambda k: float(np.linalg.norm((refs[k] - colour) * weight)))
+
+
+def detect_tiles(top: np.ndarray, affine: np.ndarray, tile_mm: float,
+                 colours: Mapping[str, tuple[int, int, int]] | None = None,
+                 threshold: float = 22.0) -> tuple[list[DetectedTile], list[Blob]]:
+    """Tiles (and other blobs) on a rectified table image; `affine` maps mm → its pixels."""
+    s = float(affine[0, 0])
+    lab_top = _lab(top)
+    lab = cv2.GaussianBlur(lab_top, (0, 0), 0.7 * s)
+    margin = max(2, round(3 * s))
+    cloth = np.median(lab[margin:-margin, margin:-margin].reshape(-1, 3), axis=0)
+    distance = np.linalg.norm((lab - cloth) * [0.6, 1, 1], axis=2)
+    mask = (distance > threshold).astype(np.uint8) * 255
+    mask[:margin], mask[-margin:], mask[:, :margin], mask[:, -margin:] = 0, 0, 0, 0
+    k = max(3, round(2 * s) | 1)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    mask = cv2.morphologyEx(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel), cv2.MORPH_OPEN,
+                            kernel)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    tile_area = (tile_mm * s) ** 2
+    tiles: list[DetectedTile] = []
+    blobs: list[Blob] = []
+    for contour in contours:
+        area = cv2.contourArea(contour)
+        if area < 0.04 * tile_area:
+            continue  # specks; coins are ~11 % of a tile and reported as blobs
+        rect = cv2.minAreaRect(contour)
+        (w, h) = rect[1]
+        squareness = min(w, h) / max(w, h, 1e-6)
+        fill = area / max(w * h, 1e-6)
+        centre_px = np.array(rect[0], np.float64)
+        if not (0.6 * tile_area < area < 1.5 * tile_area and squareness > 0.85 and fill > 0.85):
+            blobs.append(Blob(tuple(rectified_to_mm(centre_px[None], affine)[0]), area / s ** 2))
+            continue
+        box = cv2.boxPoints(rect).astype(np.float64)
+        corners = _refine_tile(top, box, s)
+        if np.linalg.norm(corners.mean(axis=0) - centre_px) > 0.1 * tile_mm * s:
+            corners = box  # the refinement wandered off: keep the coarse square
+        corners_mm = rectified_to_mm(corners, affine)
+        centre_mm = corners_mm.mean(axis=0)
+        edges = np.roll(corners_mm, -1, axis=0) - corners_mm
+        angles = np.degrees(np.arctan2(edges[:, 1], edges[:, 0]))
+        angle = float(np.degrees(np.angle(np.mean(np.exp(4j * np.radians(angles))))) / 4)
+        size = float(np.mean(np.linalg.norm(edges, axis=1)))
+        tiles.append(DetectedTile((float(centre_mm[0]), float(centre_mm[1])),
+                                  (angle + 45.0) % 90.0 - 45.0, size,
+                                  classify_ink(lab_top, corners, colours)))
+    return tiles, blobs
+
+
+def _refine_tile(top: np.ndarray, box_rect: np.ndarray, px_per_mm: float) -> np.ndarray:
+    """Sub-pixel corners of one tile, refined on a crop around it (fast), or the coarse box."""
+    pad = round(6 * px_per_mm)
+    x0, y0 = np.maximum(np.floor(box_rect.min(axis=0)).astype(int) - pad, 0)
+    x1, y1 = np.ceil(box_rect.max(axis=0)).astype(int) + pad
+    crop = top[y0:y1, x0:x1]
+    offset = np.array([x0, y0], np.float64)
+    try:
+        corners = refine_quad(crop, box_rect - offset, band_px=max(3.0, 1.5 * px_per_mm))
+        corners = refine_quad(crop, corners, band_px=max(2.0, 0.75 * px_per_mm))
+    except (TableNotFound, np.linalg.LinAlgError):
+        return box_rect
+    return corners + offset

@@ -1,0 +1,117 @@
+"""Checking a new still against a saved profile: has the camera moved, or a tile been knocked?
+
+Why: a bumped camera silently shifts every millimetre the referee measures, and a knocked tile
+moves a gate.  The new still is read through the profile's plane; if the table's corners (when
+they can be found again) or the tiles *all* moved together, the camera moved; a tile that moved
+against the others was knocked (CONTRACT.md's `tile_moved`, with `by_mm`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from calibration.layout_fit import Rigid, Tolerances, fit_layout
+from calibration.pipeline import RECTIFY_PX_PER_MM
+from calibration.plane import rectify
+from calibration.problems import Problem
+from calibration.profile import CalibrationProfile
+from calibration.table_detect import TableNotFound, detect_table
+from calibration.tiles import detect_tiles
+
+
+@dataclass(frozen=True)
+class VerifyLimits:
+    """Below these, nothing has moved (measurement noise is a few tenths of these)."""
+
+    camera_px: float = 1.5
+    camera_mm: float = 1.5
+    camera_deg: float = 0.3
+    tile_mm: float = 2.0
+
+
+DEFAULT_LIMITS = VerifyLimits()
+
+
+@dataclass
+class VerifyReport:
+    """What changed since calibration; `ok` when nothing did."""
+
+    camera_moved: bool
+    corner_shift_px: float | None
+    scene_shift_mm: float
+    scene_turn_deg: float
+    knocked: dict[str, float] = field(default_factory=dict)  # tile → by_mm
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def events(self, t: float = 0.0) -> list[dict[str, object]]:
+        """The knocked tiles as CONTRACT.md `tile_moved` events."""
+        return [{"t": t, "type": "tile_moved", "piece": name, "by_mm": round(by, 1)}
+                for name, by in sorted(self.knocked.items())]
+
+    def report(self) -> str:
+        if self.ok:
+            corners = ("" if self.corner_shift_px is None
+                       else f"table corners within {self.corner_shift_px:.2f} px, ")
+            return (f"verify: nothing moved ({corners}tiles within "
+                    f"{self.scene_shift_mm:.2f} mm as a whole)")
+        return "\n".join(["verify: changes found"] + [f"  {p.text}" for p in self.problems])
+
+
+def verify(profile: CalibrationProfile, image: np.ndarray,
+           limits: VerifyLimits = DEFAULT_LIMITS) -> VerifyReport:
+    """Compare a new still of the same table with the profile it was calibrated into."""
+    problems: list[Problem] = []
+    h, w = image.shape[:2]
+    if (w, h) != tuple(profile.image_size):
+        problems.append(Problem(
+            "image_size", "camera", None, "px",
+            f"the image is {w}x{h} px, the profile's {profile.image_size[0]}x"
+            f"{profile.image_size[1]} px: another camera or resolution"))
+        return VerifyReport(True, None, math.nan, math.nan, {}, problems)
+
+    corner_shift = None
+    if profile.corners_method == "auto":
+        try:
+            corners = detect_table(image, profile.intrinsics)
+            corner_shift = float(np.linalg.norm(corners - profile.corners_px, axis=1).max())
+        except TableNotFound:
+            problems.append(Problem("table_lost", "camera", None, "px",
+                                    "the table's corners cannot be found again"))
+
+    # The fitted layout is the reference: its tiles should lie exactly where they were.
+    top, affine = rectify(image, profile.plane, profile.table_mm, RECTIFY_PX_PER_MM)
+    tiles, blobs = detect_tiles(top, affine, profile.layout.tile_mm)
+    strict = Tolerances(place_mm=limits.tile_mm, turn_deg=3.0, layout_shift_mm=limits.camera_mm,
+                        layout_turn_deg=limits.camera_deg)
+    fit = fit_layout(profile.layout, tiles, blobs, strict)
+    rigid: Rigid = fit.rigid
+    shift_mm = math.hypot(*rigid.shift_mm)
+    camera_moved = (corner_shift is not None and corner_shift > limits.camera_px) or (
+        shift_mm > limits.camera_mm or abs(rigid.angle_deg) > limits.camera_deg)
+    if camera_moved:
+        how = [f"the tiles moved together by {shift_mm:.1f} mm and {rigid.angle_deg:+.2f}°"]
+        if corner_shift is not None:
+            how.insert(0, f"the table's corners moved up to {corner_shift:.1f} px")
+        problems.append(Problem("camera_moved", "camera",
+                                corner_shift if corner_shift is not None else shift_mm,
+                                "px" if corner_shift is not None else "mm",
+                                "the camera moved since calibration (" + "; ".join(how)
+                                + "): calibrate again"))
+    knocked: dict[str, float] = {}
+    for p in fit.problems:
+        if p.kind == "off_place" and p.size is not None:
+            knocked[p.subject] = p.size
+            problems.append(Problem("tile_moved", p.subject, p.size, "mm",
+                                    f"{p.subject} was knocked {p.size:.1f} mm from its "
+                                    f"calibrated place"))
+        elif p.kind in ("missing", "turned", "unexpected", "wrong_top", "opening_narrow",
+                        "opening_wide"):
+            problems.append(p)
+    return VerifyReport(camera_moved, corner_shift, shift_mm, rigid.angle_deg, knocked, problems)
