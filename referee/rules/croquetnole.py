@@ -560,7 +560,8 @@ class CroquetnoleState:
         knight_coin = self.game.knight_of[castle]
         guard_coin = self.game.guard_of[castle]
         snapshot = self._core()
-        self.motion = Motion(coin, e.t, self._index, snapshot, copy.deepcopy(self.positions))
+        self.motion = Motion(coin, e.t, self._index, snapshot, copy.deepcopy(self.positions),
+                             moved=[coin])
         motion = self.motion
 
         if self._on_tower(coin):
@@ -621,7 +622,6 @@ class CroquetnoleState:
             knight.member = castle
         self.turn.flicks_left -= 1
         self.turn.flicked.append(coin)
-        motion.moved.append(coin)
 
     def _wrong_coin(self, coin: str, why: str, clause: str) -> None:
         """G-CCN-42: a foul; the flick's effects are void and the coins go back."""
