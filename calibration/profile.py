@@ -92,6 +92,10 @@ class CalibrationProfile:
 
 def _numbers(value: Any, shape: tuple[int, ...], what: str, problems: list[str]
              ) -> np.ndarray | None:
+    if value is None:
+        if "." in what:  # missing top-level keys are reported once, by the caller
+            problems.append(f"{what} is missing")
+        return None
     try:
         arr = np.array(value, dtype=np.float64)
     except (TypeError, ValueError):
