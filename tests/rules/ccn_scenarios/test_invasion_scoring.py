@@ -229,3 +229,34 @@ def test_ccn_27_win_stops_the_game():
     assert res.summary["over"] is True
     assert res.summary["winner"] == 1
     assert res.knight(2)["status"] == "unplaced"
+
+
+def test_ccn_23_knocked_out_of_the_invaded_castle_progresses():
+    """CCN-23 (G-CCN-07): after the Suns tower, the Moons knight knocked out through the Suns
+    gate by the Suns knight has left the castle and scored it (progress, no bonus for
+    Moons); the Suns knight gets its strike bonus."""
+    res = run(advance(1, 4), end_play(1), shot("ace"),
+              shot("suns", contact("suns", "moons"), cross("moons", "gate-2", "-")))
+    assert res.k(1) == ("in_play", None, None, "in-3")
+    assert res.tp == (2, "suns", 2, "knight")
+
+
+def test_ccn_27_passive_win_in_another_players_turn():
+    """CCN-27 (G-CCN-23, win_requires_active_knight = false): a knight that has re-entered its
+    castle and is knocked into its tower while its guard is on duty has hit it: it wins, even
+    in another player's turn."""
+    res = run(advance(1, 14), end_play(1), shot("ace"),
+              shot("suns", contact("suns", "moons"), hit("moons", "tower-1")))
+    assert res.summary["over"] is True
+    assert res.summary["winner"] == 1
+    assert res.find("win", clause="CCN-27")
+
+
+def test_ccn_27_nothing_is_played_after_the_win():
+    """CCN-27: the game is over: a later flick is refused and the result stands."""
+    before = advance(1, 15)
+    res = run(before, shot("ace", cross("ace", "gate-1", "-")))
+    assert set(res.kinds(since=mark(before))) & {"reject", "foul"}
+    assert res.summary["over"] is True
+    assert res.summary["winner"] == 1
+    assert res.guard(1)["on_duty"] is True

@@ -419,7 +419,8 @@ def test_option_rescuer_keeps_flicks():
 
 def test_option_guards_enter_foreign_castles():
     """guards_enter_foreign_castles (G-CCN-17): guards ignore other gates by default; if true,
-    an on-duty guard flicked into another castle's gate makes an illegal entry."""
+    an on-duty guard flicked into another castle's gate makes an illegal entry.  (The source's
+    CCN-51 wording, "a coin", reads like `true`; see test_errors_penalties.)"""
     events = [shot("moons"), shot("ace", cross("ace", "gate-2", "+"))]
     default, other = both(events, "guards_enter_foreign_castles", "true")
     assert not default.find("illegal")

@@ -371,3 +371,78 @@ def test_ccn_35_recovering_knight_cannot_be_flicked_by_others():
     assert set(res.kinds(since=mark(before))) & {"reject", "foul"}
     assert res.knight(1)["status"] == "recovering"
     assert res.tp == (3, "crowns", 1, "knight")
+
+
+# ------------------------------------------------------------------ timing and turn edge cases
+
+
+def test_ccn_28_enter_and_hit_in_one_flick():
+    """CCN-28 (CCN-S2): a knight that goes in through the gate and hits the guard standing
+    just behind it "has already passed through the gate and is automatically taken
+    prisoner"; the gate it scored on the way does not save its play."""
+    res = run(advance(1, 1), shot("moons", cross("moons", "gate-2", "+"), contact("moons", "2")),
+              to_prison(1, 2))
+    assert res.k(1) == ("prisoner", None, 2, None)
+    assert res.tp == (1, "ace", 1, "guard")
+
+
+def test_ccn_28_hit_before_entering_is_no_capture():
+    """CCN-28 (G-CCN-11): touching the guard *before* the knight's centre is through the gate
+    is no capture: it was not yet invading; the gate then scores."""
+    res = run(advance(1, 1), shot("moons", contact("moons", "2"), cross("moons", "gate-2", "+")))
+    assert res.k(1) == ("in_play", 2, None, "door-2")
+    assert res.tp == (1, "moons", 1, "knight")
+
+
+def test_ccn_28_capture_in_a_third_players_turn():
+    """CCN-28 (G-CCN-09): a capture happens in any player's turn: the Crowns knight knocks the
+    Suns guard into the Moons invader."""
+    res = run(advance(1, 2), end_play(1), shot("ace"), quiet_turns(2),
+              shot("crowns", contact("crowns", "2"), contact("2", "moons", moving=["2"])))
+    assert res.find("capture", coin="moons", clause="CCN-28")
+    assert res.k(1) == ("prisoner", None, 2, None)
+    assert res.tp == (3, "3", 1, "guard")
+
+
+def test_ccn_28_guard_back_on_duty_then_captures():
+    """CCN-28/CCN-39 (CCN-S1): an off-duty guard played back in through its gate (+1) is on
+    duty again, and hitting the invader then takes it prisoner (+1)."""
+    res = run(advance(1, 1), end_play(1), shot("ace"),
+              shot("suns"), shot("2", cross("2", "gate-2", "-")), end_play(2), quiet_turns(3, 4),
+              shot("moons", cross("moons", "gate-2", "+")), end_play(1), shot("ace"),
+              end_play(2), shot("2", cross("2", "gate-2", "+")), shot("2", contact("2", "moons")))
+    assert res.k(1) == ("prisoner", None, 2, None)
+    assert res.guard(2)["on_duty"] is True
+    assert res.tp == (2, "2", 1, "guard")
+
+
+def test_ccn_28_guard_that_just_left_only_strikes():
+    """CCN-28/CCN-40: the Suns guard that leaves its castle and then hits the invader in the
+    same flick is off duty at the contact: no capture, but a strike (+2) besides the leave
+    bonus (+1)."""
+    res = run(advance(1, 2), end_play(1), shot("ace"), shot("suns"),
+              shot("2", cross("2", "gate-2", "-"), contact("2", "moons")))
+    assert res.k(1) == ("in_play", 2, None, "door-2")
+    assert res.tp == (2, "2", 3, "guard")
+
+
+def test_ccn_29_captured_then_captor_leaves_same_flick():
+    """CCN-29 (G-CCN-15): causality in time order: the Suns guard takes the invader (+1) and
+    then goes out through its gate (+1) in the same flick, which frees it at once."""
+    res = run(advance(1, 2), end_play(1), shot("ace"), shot("suns"),
+              shot("2", contact("2", "moons"), cross("2", "gate-2", "-")))
+    assert res.find("capture", coin="moons")
+    assert res.find("release", coin="moons", clause="CCN-29")
+    assert res.k(1) == ("recovering", 1, None, "out-1")
+    assert res.tp == (2, "2", 2, "guard")
+
+
+def test_ccn_32_released_just_before_own_turn():
+    """CCN-32 (G-CCN-13): released in the turn just before its owner's, the knight recovers
+    only until that next turn, where it comes back into play."""
+    res = run(moons_captured_in_suns(), shot("ace"), quiet_turns(2, 3),
+              shot("arms", contact("arms", "2"), cross("2", "gate-2", "-")), to_own_tower(1),
+              shot("4"), knight_home(1))
+    assert res.k(1) == ("in_play", 1, None, "out-1")
+    assert res.tp == (1, "moons", 1, "knight")
+    assert res.turn["round"] == 2
