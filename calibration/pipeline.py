@@ -7,7 +7,7 @@ arguments and everything measured kept in the returned profile.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -22,8 +22,13 @@ from calibration.plane import (
     table_corners_mm,
 )
 from calibration.profile import CalibrationProfile
-from calibration.table_detect import CornerMarkers, detect_corner_markers, detect_table
-from calibration.tiles import detect_tiles
+from calibration.table_detect import (
+    CornerMarkers,
+    aruco_marker_corners_mm,
+    detect_corner_markers,
+    detect_table,
+)
+from calibration.tiles import Blob, DetectedTile, detect_tiles
 from referee.layout import Layout
 
 RECTIFY_PX_PER_MM = 2.0
@@ -57,13 +62,54 @@ def find_plane(image: np.ndarray, table_mm: tuple[float, float], *,
     return TableFit(plane, corners, method, residuals(plane, px, mm))
 
 
+def find_tiles(image: np.ndarray, plane: TablePlane, template: Layout,
+               table_mm: tuple[float, float], markers: CornerMarkers | None = None
+               ) -> tuple[list[DetectedTile], list[Blob]]:
+    """Tiles (and other blobs) on the table, in table mm; corner markers left out."""
+    top, affine = rectify(image, plane, table_mm, RECTIFY_PX_PER_MM)
+    ignore = []
+    if markers is not None:
+        quiet = markers.marker_mm / 4 + 3.0  # the white border printed round each marker
+        for square in aruco_marker_corners_mm(table_mm, markers.marker_mm, markers.inset_mm):
+            centre = square.mean(axis=0)
+            ignore.append(centre + (square - centre) * (1 + 2 * quiet / markers.marker_mm))
+    return detect_tiles(top, affine, template.tile_mm, ignore_mm=ignore)
+
+
 def measure_layout(image: np.ndarray, plane: TablePlane, template: Layout,
                    table_mm: tuple[float, float], tolerances: Tolerances = DEFAULT_TOLERANCES
                    ) -> LayoutFit:
     """Tiles found on the rectified table and fitted to the template."""
-    top, affine = rectify(image, plane, table_mm, RECTIFY_PX_PER_MM)
-    tiles, blobs = detect_tiles(top, affine, template.tile_mm)
+    tiles, blobs = find_tiles(image, plane, template, table_mm)
     return fit_layout(template, tiles, blobs, tolerances)
+
+
+def _fit_badness(fit: LayoutFit) -> tuple[int, int]:
+    wrong = sum(p.kind == "wrong_top" for p in fit.problems)
+    return (wrong, len(fit.problems))
+
+
+def south_turns(table: TableFit, tiles: list[DetectedTile], template: Layout,
+                table_mm: tuple[float, float], tolerances: Tolerances = DEFAULT_TOLERANCES
+                ) -> int:
+    """How many places to roll the automatic corners so that the towers show their suits.
+
+    Automatic detection takes the image's bottom as south; the towers' Aces say where south
+    really is.  0 when the bottom is south (or the towers cannot tell).  Only half-turns are
+    tried on an oblong table.
+    """
+    square = abs(table_mm[0] - table_mm[1]) < 1e-6
+    rolls = (0, 1, 2, 3) if square else (0, 2)
+    centres_px = table.plane.to_pixels(np.array([t.center_mm for t in tiles]).reshape(-1, 2))
+    scores = {}
+    for roll in rolls:
+        plane = fit_plane(np.roll(table.corners_px, roll, axis=0), table_corners_mm(table_mm),
+                          table.plane.intrinsics)
+        moved = [replace(t, center_mm=(float(x), float(y)))
+                 for t, (x, y) in zip(tiles, plane.to_table_mm(centres_px), strict=True)]
+        scores[roll] = _fit_badness(fit_layout(template, moved, (), tolerances))
+    best = min(rolls, key=lambda r: scores[r])
+    return best if scores[best] < scores[0] else 0
 
 
 def calibrate_still(image: np.ndarray, template: Layout, table_mm: tuple[float, float], *,
@@ -74,7 +120,15 @@ def calibrate_still(image: np.ndarray, template: Layout, table_mm: tuple[float, 
     """Everything calibration measures in one still, as a profile ready to save."""
     table = find_plane(image, table_mm, corners_px=corners_px, markers=markers,
                        intrinsics=intrinsics)
-    fit = measure_layout(image, table.plane, template, table_mm, tolerances)
+    tiles, blobs = find_tiles(image, table.plane, template, table_mm, markers)
+    roll = south_turns(table, tiles, template, table_mm, tolerances) if (
+        table.method == "auto" and tiles) else 0
+    if roll:
+        turned = find_plane(image, table_mm, corners_px=np.roll(table.corners_px, roll, axis=0),
+                            intrinsics=intrinsics)
+        table = replace(turned, method="auto")
+        tiles, blobs = find_tiles(image, table.plane, template, table_mm)
+    fit = fit_layout(template, tiles, blobs, tolerances)
     h, w = image.shape[:2]
     return CalibrationProfile(
         source=source, source_kind=source_kind, image_size=(w, h), table_mm=table_mm,

@@ -9,7 +9,7 @@ at its centre: a suit colour, or the back's grid colour.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -82,8 +82,12 @@ def classify_ink(lab_top: np.ndarray, corners_rect: np.ndarray,
 
 def detect_tiles(top: np.ndarray, affine: np.ndarray, tile_mm: float,
                  colours: Mapping[str, tuple[int, int, int]] | None = None,
-                 threshold: float = 22.0) -> tuple[list[DetectedTile], list[Blob]]:
-    """Tiles (and other blobs) on a rectified table image; `affine` maps mm → its pixels."""
+                 threshold: float = 22.0, ignore_mm: Sequence[np.ndarray] = ()
+                 ) -> tuple[list[DetectedTile], list[Blob]]:
+    """Tiles (and other blobs) on a rectified table image; `affine` maps mm → its pixels.
+
+    `ignore_mm`: polygons (table mm) to leave out, e.g. the corner markers.
+    """
     s = float(affine[0, 0])
     lab_top = _lab(top)
     lab = cv2.GaussianBlur(lab_top, (0, 0), 0.7 * s)
@@ -92,6 +96,9 @@ def detect_tiles(top: np.ndarray, affine: np.ndarray, tile_mm: float,
     distance = np.linalg.norm((lab - cloth) * [0.6, 1, 1], axis=2)
     mask = (distance > threshold).astype(np.uint8) * 255
     mask[:margin], mask[-margin:], mask[:, :margin], mask[:, -margin:] = 0, 0, 0, 0
+    for polygon in ignore_mm:
+        pts = np.asarray(polygon, np.float64).reshape(-1, 2) @ affine[:2, :2].T + affine[:2, 2]
+        cv2.fillPoly(mask, [np.round(pts).astype(np.int32)], 0)
     k = max(3, round(2 * s) | 1)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     mask = cv2.morphologyEx(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel), cv2.MORPH_OPEN,

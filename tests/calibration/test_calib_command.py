@@ -144,3 +144,39 @@ def test_no_table_found_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str
     cv2.imwrite(str(path), np.full((480, 640, 3), 100, np.uint8))
     assert main(["calibrate", str(path), "--out", str(tmp_path / "x.json")]) == 2
     assert "--corners" in capsys.readouterr().err
+
+
+def test_lens_from_chessboard_views_then_table_in_a_4_3_frame(
+        opencv_samples: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    corners = np.array([[120.0, 440.0], [530.0, 450.0], [470.0, 60.0], [170.0, 50.0]])
+    image = _image(tmp_path, corners=corners, image_size=(640, 480), px_per_mm=1.5)
+    views = sorted(str(p) for p in (opencv_samples / "calib").glob("left*.jpg"))
+    out = tmp_path / "lens.json"
+    assert main(["calibrate", str(image), "--out", str(out), "--chessboard", "9x6",
+                 "--views", *views]) == 0
+    assert "intrinsics from 13 view(s)" in capsys.readouterr().out
+    profile = load_profile(out)
+    assert profile.intrinsics is not None
+    assert profile.intrinsics.fx == pytest.approx(535.9157, rel=0.01)
+    # The reused intrinsics file is accepted; a mismatched image size is not.
+    again = tmp_path / "again.json"
+    assert main(["calibrate", str(image), "--out", str(again), "--intrinsics", str(out),
+                 "--corners", " ".join(f"{x:g},{y:g}" for x, y in corners)]) == 0
+    wide = _image(tmp_path, "wide.png", seed=4)
+    assert main(["calibrate", str(wide), "--out", str(again), "--intrinsics", str(out)]) == 2
+    assert "640x480" in capsys.readouterr().err
+
+
+def test_aruco_corner_markers_option(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from calibration.synthetic import aruco_scene_markers
+
+    scene = Scene(TEMPLATE, TABLE_MM, CORNERS, seed=6)
+    path = tmp_path / "markers.png"
+    cv2.imwrite(str(path), aruco_scene_markers(render(scene), scene, 60.0, inset_mm=10.0))
+    out = tmp_path / "m.json"
+    assert main(["calibrate", str(path), "--out", str(out), "--aruco", "--marker-mm", "60",
+                 "--marker-inset-mm", "10"]) == 0
+    assert "over 16 points" in capsys.readouterr().out
+    profile = load_profile(out)
+    assert profile.corners_method == "aruco" and profile.problems == []
+    assert np.linalg.norm(profile.corners_px - CORNERS, axis=1).max() < 1.0

@@ -111,3 +111,12 @@ def test_manual_corners_give_the_same_plane() -> None:
     truth = TablePlane(scene.homography_mm_to_px())
     probe = np.array([[0.0, 0.0], [400.0, -400.0]])
     np.testing.assert_allclose(manual.plane.to_pixels(probe), truth.to_pixels(probe), atol=1e-3)
+
+
+def test_towers_tell_where_south_is_when_the_camera_is_turned() -> None:
+    # The camera looks from the east: the image's bottom edge is the table's east side.
+    corners = np.roll(np.array(POSES["perspective"], float), 1, axis=0)
+    scene = Scene(TEMPLATE, TABLE_MM, corners, seed=13)
+    profile = calibrate_still(render(scene), TEMPLATE, TABLE_MM)
+    assert profile.problems == []
+    assert np.linalg.norm(profile.corners_px - scene.corners_px, axis=1).max() < 1.0
