@@ -12,6 +12,7 @@ from .builder import (
     mark,
     moons_captured_in_suns,
     quiet_round,
+    quiet_turns,
     run,
     shot,
     suns_guard_releases,
@@ -291,3 +292,17 @@ def test_ccn_41_struck_set_resets_next_turn():
               shot("suns"), shot("2"), shot("crowns"), shot("3"), shot("arms"), shot("4"),
               shot("moons", contact("moons", "suns")))
     assert res.tp == (1, "moons", 2, "knight")
+
+
+def test_ccn_38_one_bonus_per_prisoner():
+    """CCN-38: the guard earns a flick for each prisoner it takes: two invaders in one flick
+    give two."""
+    res = run(advance(1, 2), end_play(1), shot("ace"), quiet_turns(2),
+              advance(3, 1), shot("crowns", cross("crowns", "gate-2", "+")), shot("3"),
+              quiet_turns(4),
+              end_play(1), shot("ace"),
+              end_play(2), shot("2", contact("2", "moons"), contact("2", "crowns")))
+    assert res.k(1) == ("prisoner", None, 2, None)
+    assert res.k(3) == ("prisoner", None, 2, None)
+    assert len(res.find("capture", clause="CCN-28")) == 2
+    assert res.tp == (2, "2", 2, "guard")

@@ -194,3 +194,31 @@ def test_ccn_48_kind_5_two_flicks_rehit_unpaid():
     res = run(croquet_hit(), declare_croquet(1, 5), shot("moons"),
               shot("moons", contact("moons", "ace")))
     assert res.tp == (1, "ace", 1, "guard")
+
+
+FAR = (0.0, -35.0 + 19.05 + 60.0)  # 60 mm gap: more than a coin-width from the guard
+
+
+def test_ccn_45_kind_2_too_far_is_refused():
+    """CCN-45: the knight must be placed "within a coin-width away from your guard"; 60 mm away
+    is not accepted."""
+    before = [croquet_hit(), declare_croquet(1, 2)]
+    res = run(before, move("moons", FAR))
+    assert set(res.kinds(since=mark(before))) & {"reject", "foul", "place"}
+
+
+def test_ccn_46_kind_3_must_touch():
+    """CCN-46: for a loose croquet the knight is placed "in contact with your guard"; a 10 mm
+    gap is not contact."""
+    before = [croquet_hit(), declare_croquet(1, 3)]
+    res = run(before, move("moons", NEAR))
+    assert set(res.kinds(since=mark(before))) & {"reject", "foul", "place"}
+
+
+def test_ccn_47_tight_croquet_flick_must_be_the_knights():
+    """CCN-47 (G-CCN-31): in a tight croquet the knight is flicked (the guard is propelled
+    through it); flicking the guard directly is a foul and spends nothing."""
+    before = [croquet_hit(), declare_croquet(1, 4), move("moons", TOUCHING)]
+    res = run(before, shot("ace"))
+    assert res.find("foul", since=mark(before))
+    assert res.tp == (1, "moons", 2, "knight")

@@ -170,6 +170,8 @@ def test_ccn_52_illegal_flick_scores_nothing():
 def test_ccn_52_illegal_flick_voids_duty_change():
     """CCN-52 (G-CCN-36, illegal_rollback = all_coins): a guard knocked out of its castle by
     the illegal flick is put back, on duty."""
+    # The source speaks only of "the coin" being replaced; putting back (and un-doing) the
+    # other coins is RULES-SPEC's default reading of replacing the flick, not a contradiction.
     res = run(advance(1, 2), shot("moons", contact("moons", "3"), cross("3", "gate-3", "-"),
                                   cross("moons", "gate-3", "+")))
     assert res.find("illegal", clause=ILLEGAL)
@@ -270,3 +272,15 @@ def test_flick_of_moving_coin_before_settle_is_not_fatal():
     """§1.3 (G-CCN-56): a flick while coins still move is warned about, not an error."""
     res = run(flick("moons"), flick("moons"), settled())
     assert res.summary["over"] is False
+
+
+def test_ccn_49_off_at_a_corner_comes_back_inside_both_edges():
+    """CCN-49 (§1.2): a coin that falls off at a corner is put back inside both edges."""
+    corner = (TABLE_EDGE, -TABLE_EDGE)
+    res = run(shot("moons", off_table("moons", corner)))
+    places = res.find("place", coin="moons")
+    assert places
+    x, y = places[0].at
+    inset = 9.525 + 0.5
+    assert x == pytest.approx(TABLE_EDGE - inset, abs=0.05)
+    assert y == pytest.approx(-TABLE_EDGE + inset, abs=0.05)

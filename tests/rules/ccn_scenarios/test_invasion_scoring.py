@@ -260,3 +260,39 @@ def test_ccn_27_nothing_is_played_after_the_win():
     assert res.summary["over"] is True
     assert res.summary["winner"] == 1
     assert res.guard(1)["on_duty"] is True
+
+
+def test_ccn_21_door_from_outside_after_premature_exit():
+    """CCN-21 (G-CCN-20/21): a knight that went back out of the Suns gate before its tower
+    keeps the gate, but the door passed from outside (round the posts) does not count."""
+    res = run(advance(1, 2), shot("moons", cross("moons", "gate-2", "-")), shot("ace"),
+              quiet_turns(2, 3, 4), shot("moons", cross("moons", "door-2", "+")))
+    assert res.k(1) == ("in_play", None, None, "door-2")
+    assert res.tp == (1, "ace", 1, "guard")
+
+
+def test_ccn_18_mid_course_return_home_scores_nothing():
+    """CCN-18/CCN-27 (G-CCN-48): part-way through its course the knight may go back into its
+    own castle; that is not the final re-entry and scores nothing."""
+    res = run(advance(1, 5), shot("moons", cross("moons", "gate-1", "+")))
+    assert res.k(1) == ("in_play", 1, None, "in-3")
+    assert not res.find("illegal")
+    assert res.tp == (1, "ace", 1, "guard")
+
+
+def test_ccn_18_leaving_home_again_scores_nothing():
+    """CCN-18 (G-CCN-48): going out of the own gate again after such a visit is not a second
+    "leaving home": no score."""
+    res = run(advance(1, 5), shot("moons", cross("moons", "gate-1", "+"),
+                                  cross("moons", "gate-1", "-")))
+    assert res.k(1) == ("in_play", None, None, "in-3")
+    assert res.tp == (1, "ace", 1, "guard")
+
+
+def test_ccn_18_home_visit_must_end_through_own_gate():
+    """CCN-18/CCN-51 (G-CCN-48): while back inside its own castle, the knight must leave through
+    its own gate before entering the Crowns castle."""
+    res = run(advance(1, 5), shot("moons", cross("moons", "gate-1", "+")), shot("ace"),
+              quiet_turns(2, 3, 4), shot("moons", cross("moons", "gate-3", "+")))
+    assert res.find("illegal", clause={"CCN-51", "CCN-52"})
+    assert res.k(1) == ("in_play", 1, None, "in-3")

@@ -446,3 +446,20 @@ def test_ccn_32_released_just_before_own_turn():
     assert res.k(1) == ("in_play", 1, None, "out-1")
     assert res.tp == (1, "moons", 1, "knight")
     assert res.turn["round"] == 2
+
+
+def test_ccn_29_own_guard_knocks_captor_off_duty():
+    """CCN-29 (G-CCN-15, CCN-S7): the prisoner's own guard, in its owner's turn, knocks the
+    captor out through its gate: the knight is released (in its owner's turn, so it waits
+    for the following one) and the guard is *not* sent home."""
+    res = run(moons_captured_in_suns(),
+              shot("ace", contact("ace", "2"), cross("2", "gate-2", "-")), to_own_tower(1))
+    assert res.find("release", coin="moons", clause="CCN-29")
+    assert not res.find("rescue")
+    assert not res.find("place", coin="ace")
+    assert res.k(1) == ("recovering", 1, None, "out-1")
+    assert res.tp == (2, "suns", 1, "knight")
+    res = run(moons_captured_in_suns(),
+              shot("ace", contact("ace", "2"), cross("2", "gate-2", "-")), to_own_tower(1),
+              quiet_turns(2, 3, 4), knight_home(1))
+    assert res.k(1) == ("in_play", 1, None, "out-1")

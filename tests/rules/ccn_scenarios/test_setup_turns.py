@@ -253,3 +253,10 @@ def test_ccn_15_strikes_in_round_one_do_not_skip_the_guard():
     out of flicks hands over to its guard, not to the next player."""
     res = run(shot("moons", contact("moons", "ace")))
     assert res.tp == (1, "ace", 1, "guard")
+
+
+def test_ccn_12_rounds_are_counted():
+    """CCN-12: the turn goes round and round; three full rounds make round 4."""
+    res = run(quiet_round(), quiet_round(), quiet_round())
+    assert res.tp == (1, "moons", 1, "knight")
+    assert res.turn["round"] == 4
