@@ -20,6 +20,8 @@ NAME = "play"
 HELP = "play Arithmetical Croquet in the terminal against a person or the computer"
 GAMES_PLAYABLE = ("arithmetical-croquet",)
 QUIT_WORDS = ("quit", "q", "exit")
+COMPUTER_CHOICES: dict[str, frozenset[int]] = {
+    "1": frozenset({1}), "2": frozenset({2}), "none": frozenset(), "both": frozenset({1, 2})}
 COMMANDS_HELP = ("Name a number (e.g. 7), or type: pass, moves (the legal numbers), "
                  "hint (the solver's advice), help, quit.")
 
@@ -27,7 +29,7 @@ COMMANDS_HELP = ("Name a number (e.g. 7), or type: pass, moves (the legal number
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", nargs="?", default="arithmetical-croquet",
                         help="the game to play (only arithmetical-croquet is playable)")
-    parser.add_argument("--computer", choices=("1", "2", "none"), default="2",
+    parser.add_argument("--computer", choices=("1", "2", "none", "both"), default="2",
                         help="which player the computer plays (default: 2)")
     parser.add_argument("--solve", action="store_true",
                         help="print the opening's value with best play and the winning moves")
@@ -49,8 +51,8 @@ def run(args: argparse.Namespace) -> int:
     if args.solve:
         print(describe_opening(game))
         return 0
-    computer = None if args.computer == "none" else int(args.computer)
-    return play_game(game, computer, args.hint, sys.stdin, sys.stdout)
+    computers = COMPUTER_CHOICES[args.computer]
+    return play_game(game, computers, args.hint, sys.stdin, sys.stdout)
 
 
 def describe_opening(game: ArithmeticalCroquet) -> str:
@@ -107,7 +109,7 @@ def status_line(state: ArcState) -> str:
             + f". Player {mover} to play; {bar_text}legal: " + ", ".join(legal) + ".")
 
 
-def play_game(game: ArithmeticalCroquet, computer: int | None, hints: bool,
+def play_game(game: ArithmeticalCroquet, computers: frozenset[int], hints: bool,
               reader: TextIO, writer: TextIO) -> int:
     """Play one game; people type at `reader`.  End of input leaves the game unfinished."""
     state = game.new_state()
@@ -122,7 +124,7 @@ def play_game(game: ArithmeticalCroquet, computer: int | None, hints: bool,
     while not state.is_terminal():
         say(status_line(state))
         player = state.position.mover + 1
-        if player == computer:
+        if player in computers:
             move = analyse(state.position, game.rules).best_move or "pass"
             say(f"Computer (player {player}) names {move}.")
         else:
