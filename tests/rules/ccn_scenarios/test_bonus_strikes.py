@@ -306,3 +306,11 @@ def test_ccn_38_one_bonus_per_prisoner():
     assert res.k(3) == ("prisoner", None, 2, None)
     assert len(res.find("capture", clause="CCN-28")) == 2
     assert res.tp == (2, "2", 2, "guard")
+
+
+def test_ccn_40_strike_a_knight_not_yet_played():
+    """CCN-40: "One coin strikes another coin": in round 1 the Suns knight already rests in its
+    start zone (CONTRACT: every coin starts there) and is a coin like any other; only
+    prisoners and recovering knights are out of play (G-CCN-28)."""
+    res = run(shot("moons", contact("moons", "suns")))
+    assert res.tp == (1, "moons", 2, "knight")

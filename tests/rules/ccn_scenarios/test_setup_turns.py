@@ -260,3 +260,31 @@ def test_ccn_12_rounds_are_counted():
     res = run(quiet_round(), quiet_round(), quiet_round())
     assert res.tp == (1, "moons", 1, "knight")
     assert res.turn["round"] == 4
+
+
+@pytest.mark.parametrize("spacing", ["edge", "centre"])
+def test_ccn_08_spacing_is_geometry_only(spacing):
+    """CCN-08: the gate–door and door–tower spacing is one tile-width (spacing_measure); it
+    places the tiles, and the invasion sequence is judged the same either way."""
+    res = run(advance(1, 5), options={"spacing_measure": spacing})
+    assert res.k(1) == ("in_play", None, None, "in-3")
+    assert res.tp == (1, "moons", 1, "knight")
+
+
+@pytest.mark.parametrize("orientation", ["sides", "corners"])
+def test_ccn_09_castles_on_sides_or_corners(orientation):
+    """CCN-09: "you can put one castle in each corner or on each side" (layout_orientation);
+    the castles keep their numbers and clockwise order either way."""
+    res = run(quiet_turn(1), advance(2, 2), options={"layout_orientation": orientation})
+    assert res.k(2) == ("in_play", 3, None, "door-3")
+    assert res.tp == (2, "suns", 1, "knight")
+
+
+def test_ccn_53_no_extra_penalties_by_default():
+    """CCN-53: extra Croquet/Crokinole penalties are an optional hook; by default a repeat
+    strike, a coin knocking a tile and a pushy flick are not penalised."""
+    res = run(quiet_round(), shot("moons", contact("moons", "suns")),
+              flick("moons", finger_ms=500.0, touch_mm=30.0), contact("moons", "suns"),
+              hit("moons", "door-1-a"), tile_moved("door-1-a", 3.0), settled())
+    assert not set(res.kinds(since=mark(quiet_round()))) & {"foul", "illegal", "reject"}
+    assert res.tp == (1, "moons", 1, "knight")
