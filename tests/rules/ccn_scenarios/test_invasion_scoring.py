@@ -296,3 +296,31 @@ def test_ccn_18_home_visit_must_end_through_own_gate():
               quiet_turns(2, 3, 4), shot("moons", cross("moons", "gate-3", "+")))
     assert res.find("illegal", clause={"CCN-51", "CCN-52"})
     assert res.k(1) == ("in_play", 1, None, "in-3")
+
+
+def test_ccn_27_re_enter_and_hit_tower_in_one_flick():
+    """CCN-27: re-entering the own gate and hitting the own tower in the same flick wins."""
+    res = run(advance(1, 13), shot("moons", cross("moons", "gate-1", "+"), hit("moons", "tower-1")))
+    assert res.summary["over"] is True
+    assert res.summary["winner"] == 1
+
+
+def test_ccn_27_guard_knocked_off_duty_before_the_tower_hit():
+    """CCN-27 (G-CCN-23): duty is read at the instant of the tower hit: the knight first
+    knocks its own guard out through the gate, then hits the tower: no win."""
+    res = run(advance(1, 14), shot("moons", contact("moons", "ace"), cross("ace", "gate-1", "-"),
+                                   hit("moons", "tower-1")))
+    assert res.summary["over"] is False
+    assert res.guard(1)["on_duty"] is False
+    assert res.k(1) == ("in_play", 1, None, "tower-1")
+
+
+def test_ccn_27_guard_driven_back_on_duty_before_the_tower_hit():
+    """CCN-27 (G-CCN-23): the off-duty guard driven back in through its gate is on duty again
+    when the knight then hits the tower in that same flick: a win."""
+    res = run(advance(1, 14), end_play(1), shot("ace", cross("ace", "gate-1", "-")), end_play(1),
+              quiet_turns(2, 3, 4),
+              shot("moons", contact("moons", "ace"), cross("ace", "gate-1", "+"),
+                   hit("moons", "tower-1")))
+    assert res.summary["over"] is True
+    assert res.summary["winner"] == 1
