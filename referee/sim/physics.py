@@ -136,6 +136,8 @@ class Slide:
         return (self.p0[0] + self.direction[0] * s, self.p0[1] + self.direction[1] * s)
 
     def speed(self, t: float) -> float:
+        if t >= self.t_stop:  # exactly at rest from the stop on (no rounding residue)
+            return 0.0
         return max(self.speed0_mm_s - self.decel_mm_s2 * max(t - self.t0, 0.0), 0.0)
 
     def velocity(self, t: float) -> Point:
@@ -538,13 +540,24 @@ def _pair_contact(sa: Slide, sb: Slide, t: float, d: float, horizon: float) -> f
     gap = math.hypot(dx, dy) - d
     va, vb = sa.velocity(t), sb.velocity(t)
     closing = ((vb[0] - va[0]) * dx + (vb[1] - va[1]) * dy) / max(math.hypot(dx, dy), 1e-300)
-    if gap <= TOUCH_TOL_MM:
-        return 0.0 if closing < -APPROACH_TOL_MM_S else None
+    touching = gap <= TOUCH_TOL_MM
+    if touching and closing < -APPROACH_TOL_MM_S:
+        return 0.0
     # quick reject: the gap cannot close faster than both coins' remaining travel
     if gap > sa.speed(t) ** 2 / (2 * sa.decel_mm_s2) + sb.speed(t) ** 2 / (2 * sb.decel_mm_s2):
         return None
     xa, ya = sa.local_polynomials(t)
     xb, yb = sb.local_polynomials(t)
     rx, ry = xb - xa, yb - ya
-    f = rx * rx + ry * ry - Polynomial([d * d])  # |Δp(τ)|² − d²: a quartic in τ
-    return first_entry(f, horizon)
+    dist2 = rx * rx + ry * ry
+    f = dist2 - Polynomial([d * d])  # |Δp(τ)|² − d²: a quartic in τ
+    tau = first_entry(f, horizon)  # the exact touch (after any separation)
+    if touching:
+        # Both moving while touching with no closing speed: they may press together without
+        # ever parting (their decelerations differ in direction).  Catch that when the overlap
+        # reaches TOUCH_TOL_MM, so no overlap grows unseen and no impulse chain stalls time.
+        inner = (d - TOUCH_TOL_MM) ** 2
+        tau_press = first_entry(dist2 - Polynomial([inner]), horizon)
+        if tau_press is not None and (tau is None or tau_press < tau):
+            tau = tau_press
+    return tau

@@ -196,3 +196,42 @@ def test_params_are_validated() -> None:
         PhysicsParams(e_coin=1.5)
     with pytest.raises(ValueError, match="mu"):
         PhysicsParams(mu=0.0)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_breaks_never_overlap(seed: int) -> None:
+    """Random coins and tilted tiles, one hard flick: no overlap at any sampled instant, and
+    every impulse happens exactly at touch."""
+    rng = np.random.default_rng(seed)
+    tiles = [Obstacle(f"t{i}", tuple(square_corners(tuple(rng.uniform(-250, 250, 2)), 50.8,
+                                                    float(rng.uniform(0, 90)))))
+             for i in range(4)]
+    pos: dict[str, tuple[float, float]] = {}
+    while len(pos) < 8:
+        p = tuple(rng.uniform(-300, 300, 2))
+        if all(math.dist(p, q) > D + 0.01 for q in pos.values()) and \
+                all(t.distance(p) > R + 0.01 for t in tiles):
+            pos[f"c{len(pos)}"] = p
+    first = sorted(pos)[0]
+    angle = rng.uniform(0, 2 * math.pi)
+    table = Table(((-400.0, -400.0), (400.0, -400.0), (400.0, 400.0), (-400.0, 400.0)),
+                  tuple(tiles))
+    res = simulate(table, pos, 0.0, {first: (3000 * math.cos(angle), 3000 * math.sin(angle))})
+    for imp in res.impacts:
+        pa = position_at(res.slides[imp.a], imp.t)
+        if imp.kind == "coin":
+            assert math.dist(pa, position_at(res.slides[imp.b], imp.t)) == pytest.approx(
+                D, abs=1e-7)
+        else:
+            ob = next(t for t in tiles if t.name == imp.b)
+            assert ob.distance(pa) == pytest.approx(R, abs=1e-7)
+    gone = {e.coin: e.t for e in res.exits}
+    for t in np.linspace(0.0, res.t_rest, 1500):
+        ps = {c: position_at(s, float(t)) for c, s in res.slides.items()
+              if gone.get(c, math.inf) > t}
+        names = sorted(ps)
+        for i, a in enumerate(names):
+            for b in names[i + 1:]:
+                assert math.dist(ps[a], ps[b]) >= D - 1e-6
+            for tile in tiles:
+                assert tile.distance(ps[a]) >= R - 1e-6
