@@ -295,7 +295,7 @@ class TabletopState:
         """G-TTC-16: the suggested start spot, moved sideways while another coin is on it."""
         g = self.game
         side = (-g.axis[1], g.axis[0])
-        step = self.layout.coin_mm + 1.0
+        step = self.layout.coin_mm * 1.5
         for k in (0, 1, -1, 2, -2):
             spot = (g.start_spot[0] + side[0] * step * k, g.start_spot[1] + side[1] * step * k)
             if all(dist(spot, tuple(p)) >= step for p in self.positions.values()):

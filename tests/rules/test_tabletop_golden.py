@@ -1,4 +1,4 @@
-"""Tabletop Croquet golden transcripts: whole games, events → rulings and final state, via the CLI."""
+"""Tabletop Croquet golden transcripts: whole games, events → rulings and final state."""
 
 from __future__ import annotations
 
