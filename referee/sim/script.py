@@ -359,6 +359,7 @@ class _Player:
                 raise ValueError(f"{act.coin!r} did not fall off: say where to put it")
             to_mm = self.layout.inset_from_edge(self.fell[act.coin],
                                                 self.sc.params.coin_radius_mm)
+        to_mm = round_point(to_mm)  # the event and the timeline agree to the last digit
         player = act.player or self.owner(act.coin)
         arm = self.arm_from(player, to_mm)
         t_reach = self.t + REACH_S
