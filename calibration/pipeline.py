@@ -27,6 +27,7 @@ from calibration.table_detect import (
     aruco_marker_corners_mm,
     detect_corner_markers,
     detect_table,
+    outer_edge_quad,
 )
 from calibration.tiles import Blob, DetectedTile, detect_tiles
 from referee.layout import Layout
@@ -128,6 +129,15 @@ def calibrate_still(image: np.ndarray, template: Layout, table_mm: tuple[float, 
                             intrinsics=intrinsics)
         table = replace(turned, method="auto")
         tiles, blobs = find_tiles(image, table.plane, template, table_mm)
+    notes: list[str] = []
+    if table.method == "auto" and tiles:
+        table, tiles, blobs = _prefer_rim(image, table, tiles, blobs, template, table_mm,
+                                          notes)
+    ratio = tile_size_ratio(tiles, table.plane, table.plane, template.tile_mm)
+    if ratio is not None and abs(ratio - 1) > 0.015:
+        notes.append(f"the tiles measure {ratio * template.tile_mm:.1f} mm, not "
+                     f"{template.tile_mm:.1f} mm: is the table really {table_mm[0]:g} x "
+                     f"{table_mm[1]:g} mm (--table-mm), and are these its corners?")
     fit = fit_layout(template, tiles, blobs, tolerances)
     h, w = image.shape[:2]
     return CalibrationProfile(
@@ -135,4 +145,42 @@ def calibrate_still(image: np.ndarray, template: Layout, table_mm: tuple[float, 
         corners_px=table.corners_px, corners_method=table.method, plane=table.plane,
         layout=fit.layout, template=template_name or template.name,
         plane_residuals=table.residuals, layout_residual_mm=fit.residual_rms_mm,
-        problems=fit.problems, source_t_s=source_t_s)
+        problems=fit.problems, source_t_s=source_t_s, notes=notes)
+
+
+def tile_size_ratio(tiles: list[DetectedTile], found_in: TablePlane, seen_by: TablePlane,
+                    tile_mm: float) -> float | None:
+    """Median measured tile side / the pack's, for tiles found through `found_in` and
+    measured through `seen_by` (to compare two candidate planes without finding tiles twice)."""
+    sides = []
+    for tile in tiles:
+        if len(tile.corners_mm) != 4:
+            continue
+        corners = seen_by.to_table_mm(found_in.to_pixels(np.array(tile.corners_mm)))
+        sides.append(np.linalg.norm(np.roll(corners, -1, axis=0) - corners, axis=1).mean())
+    return float(np.median(sides)) / tile_mm if sides else None
+
+
+def _prefer_rim(image: np.ndarray, table: TableFit, tiles: list[DetectedTile],
+                blobs: list[Blob], template: Layout, table_mm: tuple[float, float],
+                notes: list[str]) -> tuple[TableFit, list[DetectedTile], list[Blob]]:
+    """Take a rim's outer edge for the table's when the tiles' size says so."""
+    lens = table.plane.intrinsics
+    work = lens.undistort_image(image) if lens is not None else image
+    inner = lens.undistort_points(table.corners_px) if lens is not None else table.corners_px
+    outer = outer_edge_quad(work, inner)
+    if outer is None:
+        return table, tiles, blobs
+    if lens is not None:
+        outer = lens.distort_points(outer)
+    alt = replace(find_plane(image, table_mm, corners_px=outer, intrinsics=lens), method="auto")
+    r_in = tile_size_ratio(tiles, table.plane, table.plane, template.tile_mm)
+    r_out = tile_size_ratio(tiles, table.plane, alt.plane, template.tile_mm)
+    if r_in is None or r_out is None or abs(r_out - 1) >= abs(r_in - 1):
+        return table, tiles, blobs
+    inset_mm = float(np.median(np.abs(alt.plane.to_table_mm(table.corners_px))
+                               - np.abs(table_corners_mm(table_mm))))
+    notes.append(f"the cloth's edge lies {abs(inset_mm):.0f} mm inside the table's edge (a rim):"
+                 " the outer edge is taken, as the tiles' size says")
+    tiles, blobs = find_tiles(image, alt.plane, template, table_mm)
+    return alt, tiles, blobs

@@ -51,6 +51,7 @@ class CalibrationProfile:
     layout_residual_mm: float | None = None  # RMS distance of fitted tiles from the template
     problems: list[Problem] = field(default_factory=list)
     source_t_s: float = 0.0
+    notes: list[str] = field(default_factory=list)  # what calibration decided, for people
     created: str = field(default_factory=lambda: dt.datetime.now(dt.UTC).isoformat(
         timespec="seconds"))
 
@@ -84,6 +85,7 @@ class CalibrationProfile:
             "template": self.template,
             "layout": self.layout.to_json(),
             "problems": [p.to_json() for p in self.problems],
+            "notes": list(self.notes),
         }
 
     def save(self, path: str | Path) -> None:
@@ -172,6 +174,10 @@ def profile_from_json(data: Any, source: str = "profile") -> CalibrationProfile:
                                    or not math.isfinite(layout_rms)):
         problems.append("'residuals.layout_rms_mm' must be a number or null")
         layout_rms = None
+    notes = data.get("notes", [])
+    if not isinstance(notes, list) or not all(isinstance(n, str) for n in notes):
+        problems.append("'notes' must be a list of strings")
+        notes = []
     if not isinstance(data.get("created", ""), str):
         problems.append("'created' must be an ISO date-time string")
     if problems:
@@ -186,7 +192,8 @@ def profile_from_json(data: Any, source: str = "profile") -> CalibrationProfile:
         plane=TablePlane(homography, intrinsics), layout=layout,
         template=str(data.get("template", layout.name)), plane_residuals=plane_res,
         layout_residual_mm=None if layout_rms is None else float(layout_rms), problems=found,
-        source_t_s=float(src.get("t_s", 0.0) or 0.0), created=str(data["created"]))
+        source_t_s=float(src.get("t_s", 0.0) or 0.0), notes=notes,
+        created=str(data["created"]))
 
 
 def load_profile(path: str | Path) -> CalibrationProfile:

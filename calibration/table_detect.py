@@ -276,3 +276,44 @@ def detect_table(image: np.ndarray, intrinsics: Intrinsics | None = None) -> np.
     if problems:
         raise TableNotFound("the table found is not a proper quadrilateral: " + problems[0])
     return intrinsics.distort_points(corners) if intrinsics is not None else corners
+
+
+def outer_edge_quad(image: np.ndarray, corners_px: np.ndarray, max_fraction: float = 0.06,
+                    min_px: float = 3.0) -> np.ndarray | None:
+    """A second, parallel edge just outside the quad (a table's rim), or None.
+
+    The cloth's edge is often the strongest step, with the table's true edge a rim's width
+    further out.  Along each side's outward normals the strongest colour step beyond `min_px`
+    and within `max_fraction` of the side's length is fitted by a line; the four lines give the
+    outer quad.  The caller decides which quad is the table (e.g. by the tiles' size).
+    """
+    corners = np.asarray(corners_px, np.float64).reshape(4, 2)
+    lab = (cv2.cvtColor(image, cv2.COLOR_BGR2LAB) if image.ndim == 3 else image[..., None])
+    lab = cv2.GaussianBlur(lab.astype(np.float32), (0, 0), 1.2).reshape(*image.shape[:2], -1)
+    centre = corners.mean(axis=0)
+    lines = []
+    for i in range(4):
+        p0, p1 = corners[i], corners[(i + 1) % 4]
+        d = (p1 - p0) / np.linalg.norm(p1 - p0)
+        n = np.array([-d[1], d[0]])
+        if np.dot(n, (p0 + p1) / 2 - centre) < 0:
+            n = -n
+        reach = max_fraction * float(np.linalg.norm(p1 - p0))
+        offsets = np.arange(min_px, reach, 0.5)
+        if len(offsets) < 4:
+            return None
+        base = p0 + np.outer(np.linspace(0.1, 0.9, 60), p1 - p0)
+        pts = (base[:, None, :] + offsets[None, :, None] * n).astype(np.float32)
+        prof = cv2.remap(lab, pts[..., 0], pts[..., 1], cv2.INTER_LINEAR,
+                         borderMode=cv2.BORDER_REPLICATE).reshape(len(base), len(offsets), -1)
+        grad = np.linalg.norm(np.gradient(prof, axis=1), axis=2)
+        k = np.clip(np.argmax(grad[:, 1:-1], axis=1) + 1, 1, len(offsets) - 2)
+        rows = np.arange(len(base))
+        g0, g1, g2 = grad[rows, k - 1], grad[rows, k], grad[rows, k + 1]
+        denom = np.where(np.abs(g0 - 2 * g1 + g2) > 1e-9, g0 - 2 * g1 + g2, 1.0)
+        step = offsets[k] + np.clip(0.5 * (g0 - g2) / denom, -1, 1) * 0.5
+        strong = g1 > max(2.0, 0.5 * float(np.median(g1)))
+        if strong.sum() < 20 or np.std(step[strong]) > 2.0:
+            return None  # no consistent second edge along this side
+        lines.append(_robust_line(base[strong] + step[strong, None] * n))
+    return np.array([_intersect(lines[i - 1], lines[i]) for i in range(4)])

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from calibration.pack import SUIT_BGR, TILE_GRID_BGR
+from calibration.pack import SUIT_BGR
 from calibration.plane import rectified_to_mm
 from calibration.table_detect import TableNotFound, refine_quad
 
@@ -31,6 +31,7 @@ class DetectedTile:
     angle_deg: float  # in [-45, 45): the square's turn, counter-clockwise seen from above
     size_mm: float
     ink: str | None = None  # a suit name, BACK, or None when unclear
+    corners_mm: tuple[tuple[float, float], ...] = ()  # the measured corners, when known
 
 
 @dataclass(frozen=True)
@@ -54,13 +55,16 @@ def _ink_refs(colours: Mapping[str, tuple[int, int, int]]) -> dict[str, np.ndarr
 
 def classify_ink(lab_top: np.ndarray, corners_rect: np.ndarray,
                  colours: Mapping[str, tuple[int, int, int]] | None = None) -> str | None:
-    """The ink colour class at a tile's centre: a suit, BACK, or None (no ink seen).
+    """What a tile's top shows: BACK (its grid), a suit (the ink colour nearest `colours`), or
+    None when no ink is seen.
 
-    `lab_top` is the rectified image in Lab (float32), `corners_rect` the tile's corners in it.
+    A back is told by its structure, not its colour: the grid's two lines run across the tile
+    through its centre.  `lab_top` is the rectified image in Lab (float32), `corners_rect` the
+    tile's corners in it.
     """
-    colours = colours or {**SUIT_BGR, BACK: TILE_GRID_BGR}
+    refs = _ink_refs(colours or SUIT_BGR)
     centre = corners_rect.mean(axis=0)
-    inner = (corners_rect - centre) * 0.55 + centre
+    inner = (corners_rect - centre) * 0.6 + centre
     x0, y0 = np.maximum(np.floor(inner.min(axis=0)).astype(int), 0)
     x1, y1 = np.ceil(inner.max(axis=0)).astype(int) + 1
     crop = lab_top[y0:y1, x0:x1]
@@ -71,13 +75,27 @@ def classify_ink(lab_top: np.ndarray, corners_rect: np.ndarray,
         return None
     paper = np.percentile(lab[:, 0], 90)
     paper_lab = np.median(lab[lab[:, 0] >= paper - 5], axis=0)
-    ink = lab[np.linalg.norm((lab - paper_lab) * [0.7, 1, 1], axis=1) > 25]
+    weight = np.array([0.7, 1.0, 1.0], np.float32)
+    ink = lab[np.linalg.norm((lab - paper_lab) * weight, axis=1) > 25]
     if len(ink) < 0.02 * len(lab):
         return None
+    mids = (corners_rect + np.roll(corners_rect, -1, axis=0)) / 2
+    on_grid = []
+    for p, q in ((mids[0], mids[2]), (mids[1], mids[3])):
+        ts = np.linspace(0.08, 0.92, 60)[:, None]
+        line = p + ts * (q - p)
+        normal = np.array([-(q - p)[1], (q - p)[0]]) / np.linalg.norm(q - p)
+        best = np.zeros(len(line))
+        for shift in (-1.0, 0.0, 1.0):
+            pts = (line + shift * normal).astype(np.float32)
+            values = cv2.remap(lab_top, pts[:, 0:1], pts[:, 1:2], cv2.INTER_LINEAR).reshape(-1, 3)
+            best = np.maximum(best, np.linalg.norm((values - paper_lab) * weight, axis=1))
+        on_grid.append(float(np.mean(best > 25)))
+    if min(on_grid) > 0.8:
+        return BACK
     colour = np.median(ink, axis=0)
-    refs = _ink_refs(colours)
-    weight = np.array([0.5, 1.0, 1.0])
-    return min(refs, key=lambda k: float(np.linalg.norm((refs[k] - colour) * weight)))
+    weight_ref = np.array([0.5, 1.0, 1.0])
+    return min(refs, key=lambda k: float(np.linalg.norm((refs[k] - colour) * weight_ref)))
 
 
 def detect_tiles(top: np.ndarray, affine: np.ndarray, tile_mm: float,
@@ -103,6 +121,13 @@ def detect_tiles(top: np.ndarray, affine: np.ndarray, tile_mm: float,
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     mask = cv2.morphologyEx(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel), cv2.MORPH_OPEN,
                             kernel)
+    # A rim or band round the table's edge is not a tile: drop what touches the border.
+    _count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    h, w = mask.shape
+    x, y, bw, bh = (stats[:, i] for i in range(4))
+    edge = (x <= margin) | (y <= margin) | (x + bw >= w - margin) | (y + bh >= h - margin)
+    edge[0] = True  # the background label
+    mask = np.where(edge[labels], 0, mask).astype(np.uint8)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     tile_area = (tile_mm * s) ** 2
     tiles: list[DetectedTile] = []
@@ -131,7 +156,8 @@ def detect_tiles(top: np.ndarray, affine: np.ndarray, tile_mm: float,
         size = float(np.mean(np.linalg.norm(edges, axis=1)))
         tiles.append(DetectedTile((float(centre_mm[0]), float(centre_mm[1])),
                                   (angle + 45.0) % 90.0 - 45.0, size,
-                                  classify_ink(lab_top, corners, colours)))
+                                  classify_ink(lab_top, corners, colours),
+                                  tuple((float(x), float(y)) for x, y in corners_mm)))
     return tiles, blobs
 
 

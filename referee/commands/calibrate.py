@@ -190,6 +190,8 @@ def _print_summary(profile: CalibrationProfile, out: str) -> None:
               f"{res.max_px:.3f} px / {res.max_mm:.3f} mm over {res.count} points")
     if profile.layout_residual_mm is not None:
         print(f"layout: tiles rms {profile.layout_residual_mm:.2f} mm from the template")
+    for note in profile.notes:
+        print(f"note: {note}")
     print(f"problems: {len(profile.problems)}")
     for problem in profile.problems:
         print(f"  {problem.text}")
