@@ -382,10 +382,23 @@ class _Player:
             Span(t_place, Slide.start(t_place, to_mm, (0.0, 0.0), 1.0, angle), act.on))
         self.fell.pop(act.coin, None)
         if act.on is None:
+            self._check_room(act.coin, to_mm)
             self.cloth[act.coin] = to_mm
         else:
             self.stacked[act.coin] = (to_mm, act.on)
         self.t = t_place + WITHDRAW_S + PAUSE_S
+
+    def _check_room(self, coin: str, p: Point) -> None:
+        """A coin is put down on the table, clear of every other coin and every tile."""
+        r = self.sc.params.coin_radius_mm
+        if not self.table.contains(p):
+            raise ValueError(f"cannot put {coin!r} at {p}: off the table")
+        for other, q in self.cloth.items():
+            if other != coin and math.dist(p, q) < 2 * r - 1e-6:
+                raise ValueError(f"cannot put {coin!r} at {p}: it would overlap {other!r}")
+        for ob in self.table.obstacles:
+            if ob.distance(p) < r - 1e-6:
+                raise ValueError(f"cannot put {coin!r} at {p}: it would overlap {ob.name!r}")
 
     def run(self) -> Session:
         for act in self.sc.actions:

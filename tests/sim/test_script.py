@@ -124,3 +124,12 @@ def test_bad_actions_are_refused() -> None:
         play(stacked, 0)
     with pytest.raises(ValueError, match="unknown scenario"):
         scenario("nope")
+
+
+def test_placements_must_be_clear() -> None:
+    with pytest.raises(ValueError, match="overlap 'suns'"):
+        play(Scenario("x", "", (MoveAction("moons", (-209.55 + 10.0, 0.0)),)), 0)
+    with pytest.raises(ValueError, match="overlap 'tower-1'"):
+        play(Scenario("x", "", (MoveAction("moons", (0.0, -235.0)),)), 0)
+    with pytest.raises(ValueError, match="off the table"):
+        play(Scenario("x", "", (MoveAction("moons", (0.0, -500.0)),)), 0)
