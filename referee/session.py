@@ -600,7 +600,7 @@ class SessionRunner:
             if [key(r) for r in rb] != [key(r) for r in ra]:
                 changes.append({"seq": e.seq, "t": e.t, "event": e.event.to_json(),
                                 "before": rb, "after": ra})
-        return {"options": merged, "changed": changes,
+        return {"options": game.options, "changed": changes,
                 "summary_before": before, "summary_after": after,
                 "summary_changed": before != after}
 
@@ -629,6 +629,16 @@ class SessionRunner:
                 current["end_t"] = e.t
                 current = None
         return out
+
+    def positions_at(self, seq: int) -> dict[str, Any]:
+        """Coin positions just before the stored event `seq` (a fresh fold up to it)."""
+        with self._lock:
+            events = [e.event for e in self.events[:self.cursor] if e.seq < seq]
+        state = self.game.new_state()
+        for event in events:
+            state.apply(event)
+        return {"positions": dict(getattr(state, "positions", {}) or {}),
+                "stacked": dict(getattr(state, "stacked", {}) or {})}
 
     # ------------------------------------------------------------------ the thread
     def start(self) -> None:

@@ -134,7 +134,9 @@ def _dumps(data: Any) -> str:
 class SessionStore:
     """An SQLite session store in one file; safe to share between threads of one process."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, durable: bool = True) -> None:
+        """Open (creating if needed) the store at `path`.  `durable=False` skips the fsync of
+        every commit: still safe against a killed process, not against a power cut (tests)."""
         self.path = Path(path)
         if str(path) != ":memory:":
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -142,7 +144,7 @@ class SessionStore:
         self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None,
                                    timeout=10.0)
         self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
         self._db.execute("PRAGMA foreign_keys=ON")
         with self._lock:
             self._db.executescript(_SCHEMA)

@@ -1,0 +1,1 @@
+"""The web UI's blueprints: pages, the JSON API, the Server-Sent-Events stream, security."""
