@@ -14,7 +14,10 @@ from collections.abc import Sequence
 COMMANDS: tuple[str, ...] = (
     "adjudicate",
     "calibrate",
+    "demo",
+    "live",
     "play",
+    "replay",
     "simulate",
 )
 """Modules of referee.commands, in the order `--help` lists them."""
