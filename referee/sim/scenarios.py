@@ -42,14 +42,17 @@ def strike() -> Scenario:
 
 
 def capture() -> Scenario:
-    """Moons invades castle 2 by its gate and hits the on-duty guard 2 (a capture); the
-    prisoner is then put on tower 2."""
+    """A legal capture: Moons leaves castle 1 and invades castle 2 (two scoring flicks earn a
+    third); guard 1 and knight 2 make short flicks (round 1 asks for one each), then player 2's
+    on-duty guard hits the invader, and the prisoner is put on tower 2."""
     slot = _LAYOUT.castles[2].tower_slots[3]  # slot k of castle j holds the knight of j+k
     return Scenario("capture", capture.__doc__ or "", (
-        FlickAction("moons", toward_mm=(0.0, -5.0)),
-        FlickAction("moons", toward_mm=(-105.0, 12.0)),   # gate-2 +
+        FlickAction("moons", toward_mm=(0.0, -5.0)),      # door-1 −, gate-1 −: out-1
+        FlickAction("moons", toward_mm=(-105.0, 12.0)),   # gate-2 +: in-2
         FlickAction("moons", toward_mm=(-105.0, 140.0)),  # north, between post-23 and door-2
-        FlickAction("moons", toward_mm=_spot("2"), beyond_mm=40.0),  # contact with guard 2
+        FlickAction("ace", toward_mm=(-60.0, -254.0)),    # guard 1's flick (round 1: a must)
+        FlickAction("suns", toward_mm=(-185.0, 0.0)),     # knight 2's flick, short of door-2
+        FlickAction("2", toward_coin="moons", beyond_mm=40.0),  # guard 2 hits the invader
         MoveAction("moons", slot, on="tower-2", player=2),
     ), _LAYOUT)
 

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import bisect
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
-from referee.events import Event, Lift, Place
+from referee.events import Declare, Event, Lift, Place
 from referee.geometry import Point
 from referee.layout import Layout, castle_croquetnole_layout
 from referee.sim.groundtruth import flick_events, round_point, round_t
@@ -58,6 +58,8 @@ class FlickAction:
     exact: bool = False
     """No human error (staged flicks)."""
     player: int | None = None
+    toward_coin: str | None = None
+    """Aim at this coin's centre where it rests now (instead of `toward_mm`)."""
 
 
 @dataclass(frozen=True)
@@ -77,7 +79,25 @@ class PauseAction:
     seconds: float
 
 
-Action = FlickAction | MoveAction | PauseAction
+@dataclass(frozen=True)
+class DeclareAction:
+    """A player declares something in the web UI (e.g. `end_play`); no hand, no motion."""
+
+    player: int
+    what: str
+    kind: int | None = None
+
+
+Action = FlickAction | MoveAction | PauseAction | DeclareAction
+
+
+class Policy(Protocol):
+    """A player that decides as it goes (a bot): the next action after seeing the events."""
+
+    def next_action(self, events: Sequence[Event], t: float,
+                    positions: Mapping[str, Point]) -> Action | None:
+        """The next action, given every event so far and where the coins rest; None: stop."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -102,6 +122,9 @@ class Scenario:
     error: HumanError = field(default_factory=HumanError)
     setup: Mapping[str, Point] | None = None
     """Coin start positions; by default every coin in its castle's start zone."""
+    policy: Callable[[], Policy] | None = None
+    """After the scripted actions, a fresh policy plays on (until it returns None)."""
+    max_policy_actions: int = 200
 
 
 def start_positions(layout: Layout) -> dict[str, Point]:
@@ -293,8 +316,11 @@ class _Player:
             raise ValueError(f"cannot flick {act.coin!r}: it is not resting on the cloth")
         p = self.cloth[act.coin]
         prm = self.sc.params
-        if act.toward_mm is not None:
-            dx, dy = act.toward_mm[0] - p[0], act.toward_mm[1] - p[1]
+        toward = act.toward_mm
+        if act.toward_coin is not None:
+            toward = self.position(act.toward_coin)
+        if toward is not None:
+            dx, dy = toward[0] - p[0], toward[1] - p[1]
             heading = math.degrees(math.atan2(dy, dx))
             distance = math.hypot(dx, dy) + act.beyond_mm
             speed = act.speed_mm_s or prm.speed_for_distance(distance)
@@ -400,14 +426,28 @@ class _Player:
             if ob.distance(p) < r - 1e-6:
                 raise ValueError(f"cannot put {coin!r} at {p}: it would overlap {ob.name!r}")
 
+    def do(self, act: Action) -> None:
+        if isinstance(act, FlickAction):
+            self.flick(act)
+        elif isinstance(act, MoveAction):
+            self.move(act)
+        elif isinstance(act, DeclareAction):
+            self.events.append(Declare(round_t(self.t), act.player, act.what, act.kind))
+            self.t += PAUSE_S
+        else:
+            self.t += act.seconds
+
     def run(self) -> Session:
         for act in self.sc.actions:
-            if isinstance(act, FlickAction):
-                self.flick(act)
-            elif isinstance(act, MoveAction):
-                self.move(act)
-            else:
-                self.t += act.seconds
+            self.do(act)
+        if self.sc.policy is not None:
+            policy = self.sc.policy()
+            for _ in range(self.sc.max_policy_actions):
+                positions = dict(self.cloth) | {c: q for c, (q, _) in self.stacked.items()}
+                act = policy.next_action(self.events, self.t, positions)
+                if act is None:
+                    break
+                self.do(act)
         end = self.t + TAIL_S
         timeline = ScriptedTimeline({c: tuple(s) for c, s in self.spans.items()},
                                     tuple(self.gestures), end)

@@ -206,3 +206,17 @@ def test_layout_table_builds_every_piece() -> None:
     assert position_at(session("strike", 0).timeline.spans["ace"][0].slide and
                        [session("strike", 0).timeline.spans["ace"][0].slide], 0.0) == \
         s.layout.castles[1].guard_spot
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_the_rules_engine_reads_the_ground_truth(seed: int) -> None:
+    """The capture scenario is a legal game opening that the engine rules a capture."""
+    from referee.rules.base import make_game
+
+    state = make_game("castle-croquetnole", {}).new_state()
+    rulings = [r for e in session("capture", seed).events for r in state.apply(e)]
+    kinds = [r.kind for r in rulings]
+    assert kinds.count("score") == 2 and "capture" in kinds and "foul" not in kinds
+    place = next(r for r in rulings if r.kind == "place")
+    assert place.coin == "moons" and place.on == "tower-2"
+    assert session("capture", seed).events[-1].at == pytest.approx(place.at, abs=0.01)
