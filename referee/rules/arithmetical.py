@@ -31,7 +31,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from referee.events import Declare, Event
+from referee.events import Declare, Event, Override
 from referee.rules.base import (
     InvalidEventError,
     Option,
@@ -411,6 +411,11 @@ class ArcState:
                       player=player, extra=extra)
 
     def _judge(self, event: Event) -> list[Ruling]:
+        if isinstance(event, Override):
+            return [self._ruling(event, "reject", "§5.1",
+                                 "Arithmetical Croquet rulings are exact arithmetic, so they "
+                                 f"cannot be overruled (ruling {event.ruling}); the declaration "
+                                 "stream is the game.")]
         if not isinstance(event, Declare):
             return [self._ruling(event, "reject", "§5.1",
                                  f"Arithmetical Croquet is played by naming numbers; a "
