@@ -533,7 +533,7 @@ class CarrollState(CroquetnoleState):
     def _touch(self, a: str, b: str) -> None:
         """The active ball `a` touched `b` (CAR-19/20)."""
         st = self.car["stroke"]
-        if b in st["touched"] or b == st["croquet"]:
+        if b in st["touched"]:
             return
         player = self._player_of(a)
         why = self._not_croquetable(b)
@@ -983,6 +983,8 @@ class CarrollState(CroquetnoleState):
             for coin, spot in m.off_table.items():
                 self.positions[coin] = list(spot)
         for req in sorted(self.pending.values(), key=lambda r: r.order):
+            if req.clause == "CAR-14" and not req.announced:
+                req.at = self._free_start_point(self.guards[req.coin])  # where balls now rest
             self._announce(req)
         if m.lost_flicks or m.play_over:
             self.turn.flicks_left = 0
