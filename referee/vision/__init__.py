@@ -1,0 +1,1 @@
+"""The referee's eyes: frames → table millimetres → coins → tracks → trajectories → events."""

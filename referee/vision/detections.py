@@ -1,0 +1,52 @@
+"""One validated container for a frame's coin detections, in table millimetres.
+
+Parallel arrays (as supervision keeps them), filterable with a boolean mask.  Pixels never
+reach here: the detector maps centres to table millimetres before it builds the container.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Detections:
+    center_mm: np.ndarray
+    """(N, 2) centres on the table plane."""
+    radius_mm: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    """(N,) apparent radius (a blurred coin looks longer, not wider)."""
+    streak_mm: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    """(N,) length of the motion streak beyond the coin's own diameter (0 when sharp)."""
+    streak_dir: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
+    """(N, 2) unit direction of the streak (its sign is unknown)."""
+    look: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))
+    """(N, K) appearance descriptor (colour signature of the face), for re-identification."""
+    confidence: np.ndarray = field(default_factory=lambda: np.zeros(0))
+
+    def __post_init__(self) -> None:
+        n = len(self.center_mm)
+        center = np.asarray(self.center_mm, float).reshape(n, 2)
+        object.__setattr__(self, "center_mm", center)
+        defaults = {"radius_mm": np.zeros(n), "streak_mm": np.zeros(n),
+                    "streak_dir": np.zeros((n, 2)), "look": np.zeros((n, 0)),
+                    "confidence": np.ones(n)}
+        for name, default in defaults.items():
+            value = np.asarray(getattr(self, name), float)
+            if value.size == 0 and n > 0:
+                value = default
+            if len(value) != n and not (n == 0 and value.size == 0):
+                raise ValueError(f"Detections.{name} has {len(value)} rows, centres have {n}")
+            object.__setattr__(self, name, value if n else default)
+
+    def __len__(self) -> int:
+        return len(self.center_mm)
+
+    def __getitem__(self, mask: np.ndarray | slice | list[int]) -> Detections:
+        return Detections(self.center_mm[mask], self.radius_mm[mask], self.streak_mm[mask],
+                          self.streak_dir[mask], self.look[mask], self.confidence[mask])
+
+    @staticmethod
+    def empty() -> Detections:
+        return Detections(np.zeros((0, 2)))

@@ -1,0 +1,124 @@
+"""A linear Kalman filter in textbook notation, with a friction-aware motion model for coins.
+
+State x = [x, y, vx, vy] in mm and mm/s; measurement z = [x, y] (a detected centre).  A sliding
+coin decelerates at a = μg against its velocity (Coulomb friction), which enters as a known
+control input u = −a·v̂ (B maps it to position and velocity), so the prediction is exact for a
+single slide and the process noise Q only has to cover impacts and modelling error.  The pure
+`predict`/`update` functions are the equations; :class:`CoinFilter` keeps one coin's belief.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+H = np.array([[1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0]])
+"""Measurement matrix: we observe the centre's position only."""
+
+
+def transition(dt: float) -> tuple[np.ndarray, np.ndarray]:
+    """F (constant velocity over dt) and B (a constant acceleration over dt)."""
+    F = np.array([[1.0, 0.0, dt, 0.0], [0.0, 1.0, 0.0, dt], [0.0, 0.0, 1.0, 0.0],
+                  [0.0, 0.0, 0.0, 1.0]])
+    B = np.array([[0.5 * dt * dt, 0.0], [0.0, 0.5 * dt * dt], [dt, 0.0], [0.0, dt]])
+    return F, B
+
+
+def white_acceleration_Q(dt: float, q: float) -> np.ndarray:
+    """Process noise of a random acceleration with spectral density q (mm²/s³)."""
+    dt2, dt3 = dt * dt, dt * dt * dt
+    block = np.array([[dt3 / 3.0, dt2 / 2.0], [dt2 / 2.0, dt]]) * q
+    Q = np.zeros((4, 4))
+    for axis in (0, 1):
+        idx = np.ix_([axis, axis + 2], [axis, axis + 2])
+        Q[idx] = block
+    return Q
+
+
+def predict(x: np.ndarray, P: np.ndarray, F: np.ndarray, Q: np.ndarray,
+            B: np.ndarray | None = None, u: np.ndarray | None = None
+            ) -> tuple[np.ndarray, np.ndarray]:
+    """x⁻ = F x + B u ;  P⁻ = F P Fᵀ + Q."""
+    x_prior = F @ x + (B @ u if B is not None and u is not None else 0.0)
+    P_prior = F @ P @ F.T + Q
+    return x_prior, P_prior
+
+
+def update(x: np.ndarray, P: np.ndarray, z: np.ndarray, H: np.ndarray, R: np.ndarray
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """y = z − H x ;  S = H P Hᵀ + R ;  K = P Hᵀ S⁻¹ ;  x⁺ = x + K y ;  P⁺ = (I − K H) P.
+
+    Returns the posterior and the innovation y with its covariance S (for gating).
+    """
+    y = z - H @ x
+    S = H @ P @ H.T + R
+    K = P @ H.T @ np.linalg.inv(S)
+    x_post = x + K @ y
+    I_KH = np.eye(len(x)) - K @ H
+    P_post = I_KH @ P @ I_KH.T + K @ R @ K.T  # Joseph form: stays symmetric and positive
+    return x_post, P_post, y, S
+
+
+@dataclass
+class MotionModel:
+    """The coin's physics and the noise levels the filter assumes."""
+
+    decel_mm_s2: float = 0.30 * 9806.65
+    """μg: the sliding deceleration (calibrate μ per cloth)."""
+    q: float = 2.0e6
+    """Random-acceleration density: large enough to follow impacts within a few frames."""
+    r_mm: float = 0.3
+    """Standard deviation of a detected centre."""
+    rest_speed_mm_s: float = 8.0
+    """Below this the coin is taken to be at rest (friction holds it)."""
+
+
+class CoinFilter:
+    """One coin's Kalman filter, with the friction deceleration as control input."""
+
+    def __init__(self, t: float, z: np.ndarray, model: MotionModel) -> None:
+        self.model = model
+        self.t = t
+        self.x = np.array([z[0], z[1], 0.0, 0.0])
+        self.P = np.diag([model.r_mm ** 2, model.r_mm ** 2, 400.0 ** 2, 400.0 ** 2])
+        self.R = np.eye(2) * model.r_mm ** 2
+
+    def _control(self, dt: float) -> np.ndarray:
+        v = self.x[2:]
+        speed = float(np.hypot(*v))
+        if speed < 1e-9:
+            return np.zeros(2)
+        # Friction stops the coin, never reverses it: cap the deceleration at speed/dt.
+        a = min(self.model.decel_mm_s2, speed / dt) if dt > 0 else 0.0
+        return -a * v / speed
+
+    def predicted(self, t: float) -> tuple[np.ndarray, np.ndarray]:
+        """The prior at time t (not stored)."""
+        dt = max(0.0, t - self.t)
+        F, B = transition(dt)
+        Q = white_acceleration_Q(dt, self.model.q)
+        return predict(self.x, self.P, F, Q, B, self._control(dt))
+
+    def step(self, t: float, z: np.ndarray | None) -> np.ndarray | None:
+        """Advance to t; fold in the measurement z if there is one.  Returns the innovation."""
+        self.x, self.P = self.predicted(t)
+        self.t = t
+        if z is None:
+            return None
+        self.x, self.P, y, _ = update(self.x, self.P, np.asarray(z, float), H, self.R)
+        if float(np.hypot(*self.x[2:])) < self.model.rest_speed_mm_s:
+            self.x[2:] *= 0.5  # settle gently: friction holds a slow coin
+        return y
+
+    def reseed(self, t: float, z: np.ndarray, velocity: np.ndarray) -> None:
+        """Re-start from an observation after an impact or occlusion (OC-SORT's idea)."""
+        self.t = t
+        self.x = np.array([z[0], z[1], velocity[0], velocity[1]])
+        self.P = np.diag([self.model.r_mm ** 2] * 2 + [150.0 ** 2] * 2)
+
+    def mahalanobis2(self, t: float, z: np.ndarray) -> float:
+        x, P = self.predicted(t)
+        y = np.asarray(z, float) - H @ x
+        S = H @ P @ H.T + self.R
+        return float(y @ np.linalg.solve(S, y))

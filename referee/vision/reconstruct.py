@@ -1,0 +1,294 @@
+"""From the fitted motions of one flick to the physical events of the contract.
+
+Everything is decided on the fitted curves (sub-frame), never on single frames:
+- `cross`: roots of the signed distance of a slide to a line, inside the opening;
+- `contact`: the first time two coins' centres are one diameter apart where one of them
+  breaks its slide (an impact), or a resting coin starts moving next to a moving one;
+- `hit`: a break of a slide where the coin touches a fixed piece (tower, tile);
+- `flick`: a coin leaving rest that nothing hit; `off_table`: the fitted path leaving the
+  table polygon; `settled`: every coin at rest again, with the positions.
+
+Each event carries `confidence` and `evidence` (frames, margin in mm).  When the margin is
+within the measurement's own uncertainty, the event is marked `uncertain` (too close to call),
+so the referee asks the players instead of guessing.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from referee import events as ev
+from referee.layout import Layout
+from referee.vision.trajectory import Motion, quadratic_roots
+
+
+@dataclass(frozen=True)
+class FlickWindow:
+    """One flick's observations after fitting: the moving coins and where the others rest."""
+
+    motions: dict[str, Motion]
+    rest_mm: dict[str, tuple[float, float]]
+    """Every coin not moving in this window, at its resting place."""
+    frame_dt: float
+    noise_mm: float = 0.3
+    t_settled: float | None = None
+
+
+def reconstruct(window: FlickWindow, layout: Layout) -> list[ev.Event]:
+    """The window's events in time order (ties: crossings first, §1.3)."""
+    out: list[tuple[float, int, ev.Event]] = []
+    sigma_t = window.frame_dt / 4.0
+    touches = _touches(window, layout)
+    struck: set[str] = set()
+    for touch in touches:
+        if touch["piece"] is None:
+            struck |= {c for c in (touch["a"], touch["b"])
+                       if c in window.motions and c not in touch["moving"]}
+            out.append((touch["t"], 2, ev.Contact(
+                round(touch["t"], 4), touch["a"], touch["b"], tuple(touch["moving"]),
+                round(touch["speed"], 1), confidence=touch["confidence"],
+                evidence={"frames": touch["frames"], "gap_mm": touch["gap"]})))
+        else:
+            out.append((touch["t"], 2, ev.Hit(
+                round(touch["t"], 4), touch["a"], touch["piece"], round(touch["speed"], 1),
+                confidence=touch["confidence"],
+                evidence={"frames": touch["frames"], "gap_mm": touch["gap"]})))
+    for coin, motion in window.motions.items():
+        if coin not in struck:
+            out.append((motion.t_start, 0, ev.Flick(
+                round(motion.t_start, 4), coin, confidence=0.9,
+                evidence={"t_start": round(motion.t_start, 4)})))
+        for event in _crossings(coin, motion, layout, window.noise_mm, sigma_t):
+            out.append((event.t, 1, event))
+        if motion.end_mm is None:
+            exit_event = _off_table(coin, motion, layout)
+            if exit_event is not None:
+                out.append((exit_event.t, 3, exit_event))
+    out.sort(key=lambda item: (item[0], item[1]))
+    events = [e for _, _, e in out]
+    t_end = max((m.t_end for m in window.motions.values()), default=0.0)
+    t_settled = window.t_settled if window.t_settled is not None else t_end
+    positions = dict(window.rest_mm)
+    for coin, motion in window.motions.items():
+        if motion.end_mm is not None:
+            end = motion.slides[-1].position(motion.slides[-1].t_stop)
+            positions[coin] = (float(end[0]), float(end[1]))
+    events.append(ev.Settled(round(max(t_settled, t_end), 4),
+                             {c: (round(p[0], 2), round(p[1], 2))
+                              for c, p in sorted(positions.items())}))
+    return events
+
+
+# ------------------------------------------------------------------------------ crossings
+
+
+def _crossings(coin: str, motion: Motion, layout: Layout, noise_mm: float,
+               sigma_t: float) -> list[ev.Event]:
+    found: list[ev.Event] = []
+    for slide in motion.slides:
+        c0, c = slide.path_coeffs()
+        t_hi = min(slide.t_end, slide.t_stop) - slide.t0
+        for line in layout.lines.values():
+            a = np.asarray(line.a)
+            n = np.asarray(line.normal)
+            s0 = float((c0 - a) @ n)
+            s1, s2 = float(c[0] @ n), float(c[1] @ n)
+            for tau in quadratic_roots(s0, s1, s2, 0.0, t_hi):
+                point = c0 + c[0] * tau + c[1] * tau * tau
+                ab = np.asarray(line.b) - a
+                u = float((point - a) @ ab) / float(ab @ ab)
+                if not 0.0 <= u <= 1.0:
+                    continue
+                rate = s1 + 2.0 * s2 * tau
+                direction = "+" if rate > 0 else "-"
+                # Margins: how far inside the opening, and how far the coin went past the line.
+                inside_mm = min(u, 1.0 - u) * line.length
+                end = slide.position(min(slide.t_end, slide.t_stop))
+                past_mm = abs(float((end - a) @ n)) if slide.t_end >= slide.t_stop else math.inf
+                margin = min(inside_mm, past_mm)
+                close = margin < 3.0 * noise_mm
+                found.append(ev.Cross(
+                    round(slide.t0 + tau, 4), coin, line.name, direction,
+                    (round(float(point[0]), 2), round(float(point[1]), 2)),
+                    confidence=round(min(1.0, margin / (3.0 * noise_mm)) if close else 0.99, 3),
+                    uncertain=close,
+                    evidence={"margin_mm": round(margin, 2), "sigma_t": round(sigma_t, 4),
+                              "rms_mm": round(slide.rms_mm, 2)}))
+    return found
+
+
+# ------------------------------------------------------------------------------ touches
+
+
+def _touches(window: FlickWindow, layout: Layout) -> list[dict]:
+    """Contact onsets (coin–coin and coin–piece) found by running each slide forward.
+
+    A slide ends at an impact; its own path, extended a little past the fitted break, meets
+    what it hit at the exact onset even when several impacts fall within one frame.  The
+    earliest onset of each slide (within 1.5 frames of its end) is the impact that ended it.
+    """
+    coin_d = layout.coin_mm
+    r = coin_d / 2.0
+    dt = window.frame_dt
+    found: list[dict] = []
+    seen: set[tuple[str, str]] = set()
+    for coin, motion in window.motions.items():
+        for k, slide in enumerate(motion.slides):
+            last = k == len(motion.slides) - 1
+            t_lo = slide.t0
+            if last:
+                t_hi = slide.t_stop if motion.end_mm is not None else slide.t_end + dt
+            else:
+                t_hi = min(slide.t_stop, slide.t_end + 1.5 * dt)
+            if not math.isfinite(t_hi) or t_hi <= t_lo:
+                continue
+            grid = np.linspace(t_lo, t_hi, max(8, int((t_hi - t_lo) / 0.0005)))
+            path = slide.position(grid)
+            best: tuple[float, str, str | None, float] | None = None
+            for other in sorted(set(window.motions) | set(window.rest_mm)):
+                if other == coin:
+                    continue
+                other_path = np.array([_position(window, other, t) for t in grid])
+                gap = np.hypot(*(path - other_path).T) - coin_d
+                onset = _onset(grid, gap)
+                other_motion = window.motions.get(other)
+                if other_motion is not None and other_motion.t_start < t_hi + 2 * dt:
+                    # A resting coin only starts moving when something hits it: before its
+                    # fitted start it stood at its resting place.
+                    rest_gap = np.hypot(*(path - np.asarray(other_motion.start_mm)).T) - coin_d
+                    rest_onset = _onset(grid, rest_gap)
+                    if rest_onset is not None and abs(rest_onset - other_motion.t_start) \
+                            < 2.5 * dt and (onset is None or rest_onset < onset):
+                        onset = rest_onset
+                if onset is not None and (best is None or onset < best[0]):
+                    best = (onset, other, None, 0.0)
+            lo_xy, hi_xy = path.min(axis=0) - coin_d, path.max(axis=0) + coin_d
+            for piece in layout.pieces.values():
+                reach = piece.size_mm
+                cx, cy = piece.center_mm
+                if not (lo_xy[0] - reach <= cx <= hi_xy[0] + reach
+                        and lo_xy[1] - reach <= cy <= hi_xy[1] + reach):
+                    continue
+                gap = square_distance(path, piece.center_mm, piece.size_mm,
+                                      piece.angle_deg) - r
+                onset = _onset(grid, gap)
+                if onset is not None and (best is None or onset < best[0]):
+                    best = (onset, piece.name, piece.name, 0.0)
+            if best is None:
+                continue
+            t_on, other, piece, _ = best
+            key = (coin, other) if piece else tuple(sorted((coin, other)))
+            if piece is None and (key, round(t_on, 2)) in seen:
+                continue
+            seen.add((key, round(t_on, 2)))
+            v = slide.velocity(t_on)
+            speed = float(np.hypot(*v))
+            frames = [math.floor(t_on / dt), math.ceil(t_on / dt)]
+            residual = abs(t_on - slide.t_end) / dt if not last else 0.0
+            confidence = round(max(0.5, 0.99 - 0.2 * residual), 3)
+            if piece is not None:
+                found.append({"t": t_on, "a": coin, "b": None, "piece": piece,
+                              "moving": [coin], "speed": speed, "frames": frames,
+                              "gap": 0.0, "confidence": confidence})
+                continue
+            moving = [coin] + ([other] if _moving_before(window, other, t_on) else [])
+            rel = _approach_speed(window, coin, other, t_on, slide)
+            found.append({"t": t_on, "a": coin, "b": other, "piece": None, "moving": moving,
+                          "speed": rel, "frames": frames, "gap": 0.0,
+                          "confidence": confidence})
+    found.sort(key=lambda f: f["t"])
+    return _dedupe(found)
+
+
+def _dedupe(found: list[dict]) -> list[dict]:
+    """Both coins of one impact may report it: keep the first report of each pair and time."""
+    out: list[dict] = []
+    for f in found:
+        if f["piece"] is None and any(
+                g["piece"] is None and {g["a"], g["b"]} == {f["a"], f["b"]}
+                and abs(g["t"] - f["t"]) < 0.004 for g in out):
+            continue
+        out.append(f)
+    return out
+
+
+def _onset(grid: np.ndarray, gap: np.ndarray) -> float | None:
+    """First time the gap closes after having been open (> 0.3 mm): a contact onset."""
+    open_ = gap > 0.3
+    if not open_.any():
+        return None
+    first_open = int(np.argmax(open_))
+    closed = np.nonzero(gap[first_open:] <= 0.0)[0]
+    if not len(closed):
+        return None
+    k = first_open + int(closed[0])
+    g0, g1 = gap[k - 1], gap[k]
+    return float(grid[k - 1] + (grid[k] - grid[k - 1]) * g0 / (g0 - g1))
+
+
+def _position(window: FlickWindow, coin: str, t: float) -> np.ndarray:
+    if coin in window.motions:
+        return window.motions[coin].position(t)
+    return np.asarray(window.rest_mm[coin], float)
+
+
+def square_distance(points: np.ndarray, center: tuple[float, float], size: float,
+                    angle_deg: float) -> np.ndarray:
+    """Distance from each point to a (rotated) filled square, vectorised."""
+    rad = math.radians(angle_deg)
+    c, s_ = math.cos(rad), math.sin(rad)
+    d = points - np.asarray(center)
+    local = np.stack([c * d[:, 0] + s_ * d[:, 1], -s_ * d[:, 0] + c * d[:, 1]], axis=1)
+    outside = np.maximum(np.abs(local) - size / 2.0, 0.0)
+    return np.hypot(outside[:, 0], outside[:, 1])
+
+
+def _moving_before(window: FlickWindow, coin: str, t: float) -> bool:
+    """Was the coin already moving well before t (not just set moving by this impact)?"""
+    motion = window.motions.get(coin)
+    return motion is not None and motion.t_start < t - 2.5 * window.frame_dt and _speed(
+        window, coin, t - 1e-4) > 1.0
+
+
+def _speed(window: FlickWindow, coin: str, t: float) -> float:
+    if coin not in window.motions:
+        return 0.0
+    motion = window.motions[coin]
+    if t < motion.t_start:
+        return 0.0
+    return float(np.hypot(*motion.piece_at(t).velocity(t)))
+
+
+def _approach_speed(window: FlickWindow, a: str, b: str, t: float, slide) -> float:
+    pa, pb = slide.position(t), _position(window, b, t)
+    normal = (pb - pa) / max(float(np.hypot(*(pb - pa))), 1e-9)
+    va = slide.velocity(t)
+    vb = (window.motions[b].piece_at(t - 1e-4).velocity(t - 1e-4)
+          if b in window.motions and t - 1e-4 >= window.motions[b].t_start else np.zeros(2))
+    return max(0.0, float((va - vb) @ normal))
+
+
+def _off_table(coin: str, motion: Motion, layout: Layout) -> ev.Event | None:
+    """Where the last slide's centre leaves the table polygon (the coin falls there)."""
+    last = motion.slides[-1]
+    t_hi = last.t_stop if math.isfinite(last.t_stop) else last.t_end + 1.0
+    grid = np.linspace(last.t0, t_hi, 400)
+    inside = [layout.on_table(tuple(p)) for p in last.position(grid)]
+    for k in range(1, len(grid)):
+        if inside[k - 1] and not inside[k]:
+            lo, hi = grid[k - 1], grid[k]
+            for _ in range(40):
+                mid = 0.5 * (lo + hi)
+                if layout.on_table(tuple(last.position(mid))):
+                    lo = mid
+                else:
+                    hi = mid
+            at = last.position(hi)
+            return ev.OffTable(round(float(hi), 4), coin, (round(float(at[0]), 2),
+                                                           round(float(at[1]), 2)),
+                               confidence=0.95)
+    return None
+

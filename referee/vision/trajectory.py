@@ -1,0 +1,263 @@
+"""Rebuild a coin's motion as piecewise physical slides, fitted to its observed centres.
+
+Between impacts a spin-free coin on cloth slides straight with constant deceleration a = μg:
+
+    p(t) = p0 + u (v0 τ − ½ a τ²),  τ = t − t0 ∈ [0, v0/a],  then rest at p0 + u v0²/(2a)
+
+so a slide has five numbers (t0, p0, v0 u).  Fitting that model to many noisy frames gives a
+position and a time far finer than one frame: crossings and contacts are then roots of the
+fitted curves (sub-frame), and the residuals say how sure we are.  Impacts are where one slide
+no longer fits: the observations are split there (the split that best explains both sides),
+recursively, until every piece fits within the noise.  scipy's `least_squares` does the fits.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.optimize import least_squares
+
+MIN_PIECE = 3
+"""Observations needed to fit a slide on its own (shorter pieces borrow the impact point)."""
+
+
+@dataclass(frozen=True)
+class Slide:
+    """One straight slide with constant deceleration, valid from t0 to t_end."""
+
+    t0: float
+    p0: tuple[float, float]
+    v0: tuple[float, float]
+    """Initial velocity (mm/s)."""
+    decel: float
+    t_end: float
+    """Where the next piece takes over (an impact) or the end of the observations."""
+    rms_mm: float = 0.0
+
+    @property
+    def speed0(self) -> float:
+        return math.hypot(*self.v0)
+
+    @property
+    def t_stop(self) -> float:
+        return self.t0 + (self.speed0 / self.decel if self.decel > 0 else math.inf)
+
+    def _path(self, t: float | np.ndarray) -> float | np.ndarray:
+        tau = np.clip(np.asarray(t, float) - self.t0, 0.0, self.t_stop - self.t0)
+        return self.speed0 * tau - 0.5 * self.decel * tau * tau
+
+    def position(self, t: float | np.ndarray) -> np.ndarray:
+        s = self._path(t)
+        if self.speed0 == 0.0:
+            return np.broadcast_to(np.asarray(self.p0), (*np.shape(s), 2)).copy()
+        u = np.asarray(self.v0) / self.speed0
+        return np.asarray(self.p0) + np.multiply.outer(s, u)
+
+    def velocity(self, t: float) -> np.ndarray:
+        if self.speed0 == 0.0 or t >= self.t_stop:
+            return np.zeros(2)
+        u = np.asarray(self.v0) / self.speed0
+        return u * (self.speed0 - self.decel * max(0.0, t - self.t0))
+
+    def path_coeffs(self) -> tuple[np.ndarray, np.ndarray]:
+        """p(t0 + τ) = c0 + c1 τ + c2 τ² (before the stop), per axis."""
+        if self.speed0 == 0.0:
+            z = np.zeros(2)
+            return np.asarray(self.p0), np.stack([z, z])
+        u = np.asarray(self.v0) / self.speed0
+        return np.asarray(self.p0), np.stack([u * self.speed0, -0.5 * self.decel * u])
+
+
+def _fit_slide(t: np.ndarray, p: np.ndarray, decel: float, anchor: tuple[float, float] | None
+               ) -> tuple[Slide, float]:
+    """Least-squares slide through observations; `anchor` pins p0 (a coin leaving rest)."""
+    t_ref = float(t[0])
+    # Initial guess from a straight line through the first and last points.
+    dt = max(float(t[-1] - t[0]), 1e-3)
+    v_guess = (p[-1] - p[0]) / dt
+    v_guess = v_guess + np.sign(v_guess) * 0.5 * decel * dt * np.abs(v_guess) / (
+        np.hypot(*v_guess) + 1e-9)
+    if anchor is None:
+        x0 = np.array([p[0][0], p[0][1], v_guess[0], v_guess[1]])
+
+        def residual(params: np.ndarray) -> np.ndarray:
+            s = Slide(t_ref, (params[0], params[1]), (params[2], params[3]), decel, t[-1])
+            return (s.position(t) - p).ravel()
+    else:
+        x0 = np.array([v_guess[0], v_guess[1], -0.01])
+
+        def residual(params: np.ndarray) -> np.ndarray:
+            s = Slide(t_ref + params[2], anchor, (params[0], params[1]), decel, t[-1])
+            return (s.position(t) - p).ravel()
+
+    sol = least_squares(residual, x0, method="lm" if len(t) * 2 > len(x0) else "trf")
+    params = sol.x
+    if anchor is None:
+        slide = Slide(t_ref, (float(params[0]), float(params[1])),
+                      (float(params[2]), float(params[3])), decel, float(t[-1]))
+    else:
+        slide = Slide(t_ref + float(params[2]), anchor, (float(params[0]), float(params[1])),
+                      decel, float(t[-1]))
+    sse = float(np.sum(sol.fun ** 2))
+    rms = math.sqrt(sse / max(1, len(t)))
+    return Slide(slide.t0, slide.p0, slide.v0, decel, slide.t_end, rms), sse
+
+
+@dataclass(frozen=True)
+class Motion:
+    """A coin's motion from rest to rest: its slides, in time order."""
+
+    coin: str
+    slides: list[Slide]
+    start_mm: tuple[float, float]
+    end_mm: tuple[float, float] | None
+    """Where it rests at the end, or None when it left the view (off the table)."""
+
+    @property
+    def t_start(self) -> float:
+        return self.slides[0].t0
+
+    @property
+    def t_end(self) -> float:
+        return self.slides[-1].t_stop if self.end_mm is not None else self.slides[-1].t_end
+
+    def piece_at(self, t: float) -> Slide:
+        for slide in reversed(self.slides):
+            if t >= slide.t0:
+                return slide
+        return self.slides[0]
+
+    def position(self, t: float) -> np.ndarray:
+        if t < self.t_start:
+            return np.asarray(self.start_mm, float)
+        return self.piece_at(t).position(t)
+
+    def breaks(self) -> list[float]:
+        """Impact times: where one slide hands over to the next."""
+        return [s.t0 for s in self.slides[1:]]
+
+
+def fit_motion(coin: str, t: Sequence[float], p: np.ndarray, start_mm: tuple[float, float],
+               end_mm: tuple[float, float] | None, decel: float, noise_mm: float = 0.3,
+               max_pieces: int = 10) -> Motion:
+    """Split the moving observations at impacts and fit a physical slide to each piece.
+
+    The split is an optimal partition (dynamic programming over every set of break points):
+    each piece costs its least-squares misfit to a quadratic path plus a penalty per break,
+    so a break is added only where the data demand it.  Each piece is then refitted with the
+    friction model, the first one anchored at the coin's resting place, and consecutive
+    pieces are joined where their paths meet (the impact instant).
+    """
+    t_arr = np.asarray(t, float)
+    p_arr = np.asarray(p, float).reshape(-1, 2)
+    if len(t_arr) == 0:
+        raise ValueError("no observations to fit")
+    # Samples already at the final resting place are not a piece of their own: the last
+    # slide's model stops there by itself.
+    n_moving = len(t_arr)
+    if end_mm is not None:
+        at_rest = np.hypot(*(p_arr - np.asarray(end_mm)).T) < 4.0 * noise_mm
+        while n_moving > 2 and at_rest[n_moving - 1] and at_rest[n_moving - 2]:
+            n_moving -= 1
+    bounds = optimal_partition(t_arr[:n_moving], p_arr[:n_moving], noise_mm, max_pieces)
+    bounds[-1] = (bounds[-1][0], len(t_arr))
+    slides: list[Slide] = []
+    for k, (lo, hi) in enumerate(bounds):
+        anchor = start_mm if k == 0 else None
+        tt, pp = t_arr[lo:hi], p_arr[lo:hi]
+        if k > 0 and hi - lo < MIN_PIECE:
+            # Too short to fit alone: add the previous piece's end as a pinned point.
+            prev = slides[-1]
+            t_join = 0.5 * (t_arr[lo - 1] + t_arr[lo])
+            tt = np.concatenate([[t_join], tt])
+            pp = np.vstack([prev.position(t_join), pp])
+        slide, _ = _fit_slide(tt, pp, decel, anchor)
+        if k > 0:
+            prev = slides[-1]
+            grid = np.linspace(t_arr[lo - 1], t_arr[lo], 61)
+            gap = np.linalg.norm(prev.position(grid) - _extend(slide, grid), axis=1)
+            t_break = float(grid[int(np.argmin(gap))])
+            p_break = prev.position(t_break)
+            _, c = slide.path_coeffs()
+            tau = t_break - slide.t0
+            v_break = c[0] + 2.0 * c[1] * tau
+            slide = Slide(t_break, (float(p_break[0]), float(p_break[1])),
+                          (float(v_break[0]), float(v_break[1])), decel, slide.t_end,
+                          slide.rms_mm)
+            slides[-1] = Slide(prev.t0, prev.p0, prev.v0, decel, t_break, prev.rms_mm)
+        slides.append(slide)
+    return Motion(coin, slides, start_mm, end_mm)
+
+
+def _extend(slide: Slide, t: np.ndarray) -> np.ndarray:
+    """A slide's path, extrapolated backwards before t0 (for locating an impact)."""
+    c0, c = slide.path_coeffs()
+    tau = t - slide.t0
+    return c0 + np.outer(tau, c[0]) + np.outer(tau * tau, c[1])
+
+
+def _segment_sse(t: np.ndarray, p: np.ndarray) -> float:
+    """Misfit of a quadratic path (per axis) through the points; exact for ≤ 3 points."""
+    n = len(t)
+    if n <= 3:
+        return 0.0
+    tau = t - t.mean()
+    design = np.stack([np.ones(n), tau, tau * tau], axis=1)
+    _, res, _, _ = np.linalg.lstsq(design, p, rcond=None)
+    return float(res.sum()) if len(res) else 0.0
+
+
+def optimal_partition(t: np.ndarray, p: np.ndarray, noise_mm: float,
+                      max_pieces: int = 10) -> list[tuple[int, int]]:
+    """Best split of observations into pieces (index ranges), penalising each break.
+
+    cost = Σ SSE_piece / σ² + β · pieces, with β = 6 ln n (a BIC-like price: a break must
+    explain several σ² of misfit).  Pieces have at least 2 points.
+    """
+    n = len(t)
+    if n < 4:
+        return [(0, n)]
+    sigma2 = noise_mm * noise_mm
+    beta = 6.0 * math.log(n) + 10.0
+    best = np.full(n + 1, math.inf)
+    back = np.zeros(n + 1, int)
+    best[0] = 0.0
+    min_len = 2
+    for j in range(min_len, n + 1):
+        for i in range(0, j - min_len + 1):
+            if best[i] == math.inf:
+                continue
+            cost = best[i] + _segment_sse(t[i:j], p[i:j]) / sigma2 + beta
+            if cost < best[j]:
+                best[j] = cost
+                back[j] = i
+    bounds = []
+    j = n
+    while j > 0:
+        i = int(back[j])
+        bounds.append((i, j))
+        j = i
+    bounds.reverse()
+    if len(bounds) > max_pieces:
+        return [(0, n)]
+    return bounds
+
+
+def quadratic_roots(c0: float, c1: float, c2: float, lo: float, hi: float) -> list[float]:
+    """Real roots of c0 + c1 τ + c2 τ² in [lo, hi], ascending."""
+    if abs(c2) < 1e-12:
+        if abs(c1) < 1e-12:
+            return []
+        roots = [-c0 / c1]
+    else:
+        disc = c1 * c1 - 4.0 * c2 * c0
+        if disc < 0:
+            return []
+        sq = math.sqrt(disc)
+        # Numerically stable pair of roots.
+        q = -0.5 * (c1 + math.copysign(sq, c1))
+        roots = [q / c2] + ([c0 / q] if q != 0 else [])
+    return sorted(r for r in roots if lo - 1e-12 <= r <= hi + 1e-12)

@@ -1,0 +1,57 @@
+"""Slides and their fits: the physics the reconstruction relies on, against exact answers."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from referee.vision.trajectory import Slide, fit_motion, optimal_partition, quadratic_roots
+
+DECEL = 0.3 * 9806.65
+
+
+def test_slide_stops_after_v_squared_over_2a() -> None:
+    slide = Slide(1.0, (0.0, 0.0), (1200.0, 0.0), DECEL, 5.0)
+    assert slide.t_stop == pytest.approx(1.0 + 1200.0 / DECEL)
+    end = slide.position(10.0)
+    assert end[0] == pytest.approx(1200.0 ** 2 / (2 * DECEL))
+    assert np.allclose(slide.velocity(slide.t_stop + 0.1), 0.0)
+
+
+def test_quadratic_roots_in_range() -> None:
+    assert quadratic_roots(-1.0, 0.0, 1.0, 0.0, 5.0) == pytest.approx([1.0])
+    assert quadratic_roots(2.0, -3.0, 1.0, 0.0, 5.0) == pytest.approx([1.0, 2.0])
+    assert quadratic_roots(1.0, 0.0, 1.0, -5.0, 5.0) == []
+    assert quadratic_roots(-4.0, 2.0, 0.0, 0.0, 5.0) == pytest.approx([2.0])
+
+
+def sample(slides: list[Slide], fps: float, t_end: float, noise: float, seed: int = 0):
+    rng = np.random.default_rng(seed)
+    t = np.arange(slides[0].t0 + 1e-3, t_end, 1.0 / fps)
+    p = []
+    for ti in t:
+        s = [sl for sl in slides if sl.t0 <= ti][-1]
+        p.append(s.position(ti) + rng.normal(0.0, noise, 2))
+    return t, np.asarray(p)
+
+
+def test_fit_recovers_the_flick_time_and_speed_to_sub_frame() -> None:
+    true = Slide(2.0137, (10.0, -200.0), (300.0, 1500.0), DECEL, 9.0)
+    t, p = sample([true], 30.0, true.t_stop + 0.2, 0.3)
+    motion = fit_motion("moons", t, p, (10.0, -200.0), tuple(true.position(9.0)), DECEL)
+    assert len(motion.slides) == 1
+    fitted = motion.slides[0]
+    assert fitted.t0 == pytest.approx(true.t0, abs=0.002)  # 2 ms at 30 fps (33 ms frames)
+    assert np.hypot(*(np.asarray(fitted.v0) - true.v0)) < 15.0
+
+
+def test_a_bounce_is_one_break_at_the_right_instant() -> None:
+    first = Slide(1.0, (0.0, 0.0), (0.0, 1500.0), DECEL, 1.2)
+    p_hit = first.position(1.2)
+    second = Slide(1.2, (float(p_hit[0]), float(p_hit[1])), (100.0, -600.0), DECEL, 5.0)
+    t, p = sample([first, second], 60.0, second.t_stop, 0.3)
+    assert len(optimal_partition(t, p, 0.3)) == 2
+    t, p = sample([first, second], 60.0, 1.6, 0.3)  # with the resting tail
+    motion = fit_motion("moons", t, p, (0.0, 0.0), tuple(second.position(5.0)), DECEL)
+    assert len(motion.breaks()) == 1
+    assert motion.breaks()[0] == pytest.approx(1.2, abs=0.004)
