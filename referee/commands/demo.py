@@ -73,6 +73,8 @@ def serve(args: argparse.Namespace, source: SessionSource | None, label: str,
 
     if not 0 <= args.port < 65536:
         raise UsageError(f"--port {args.port} is not a port number")
+    if args.pin is not None and not (args.pin.isdigit() and 4 <= len(args.pin) <= 12):
+        raise UsageError("the table PIN must be 4 to 12 digits")
     try:
         options = parse_option_args(args.option)
         make_game(args.game, options)

@@ -1,0 +1,193 @@
+"""The session runner and its sources: pacing, pause, seek, a vanished camera, what-if."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from referee.events import Event
+from referee.rules import make_game, replay
+from referee.rules.base import OptionError
+from referee.session import (
+    Broadcaster,
+    EventFileSource,
+    Referee,
+    SessionError,
+    SessionRunner,
+    SessionSource,
+    SourceItem,
+    SourceUnavailable,
+)
+from referee.store import SessionStore
+
+
+def wait_for(check: Callable[[], bool], timeout: float = 10.0) -> None:
+    end = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > end:
+            raise AssertionError("timed out")
+        time.sleep(0.01)
+
+
+@pytest.fixture
+def ref(tmp_path: Path) -> Iterator[Referee]:
+    store = SessionStore(tmp_path / "s.sqlite", durable=False)
+    referee = Referee(store)
+    yield referee
+    referee.close()
+    store.close()
+
+
+def texts(rulings: list[dict[str, object]]) -> list[object]:
+    return [(r["id"], r["kind"], r["text"]) for r in rulings]
+
+
+def test_event_file_source_is_a_session_source(example_events: list[Event]) -> None:
+    assert isinstance(EventFileSource(example_events[:3]), SessionSource)
+    with pytest.raises(ValueError, match="speed"):
+        EventFileSource(example_events[:3], speed=0)
+
+
+def test_replay_folds_like_adjudicate_and_stores_everything(
+        ref: Referee, example_events: list[Event]) -> None:
+    events = example_events[:40]
+    runner = ref.new_session("castle-croquetnole", {}, EventFileSource(events, speed=200))
+    wait_for(lambda: runner.status == "finished")
+    expected = [r.to_json() for r in replay(make_game("castle-croquetnole"), events).rulings]
+    assert texts(runner.rulings) == texts(expected)
+    assert [e.event for e in ref.store.events(runner.id)] == events
+    assert texts(ref.store.rulings(runner.id)) == texts(expected)
+
+
+def test_pause_stops_the_clock_and_resume_goes_on(ref: Referee,
+                                                 example_events: list[Event]) -> None:
+    events = example_events[:30]
+    runner = ref.new_session("castle-croquetnole", {}, EventFileSource(events, speed=20))
+    wait_for(lambda: runner.head >= 3)
+    runner.control("pause")
+    held = runner.head
+    time.sleep(0.3)
+    assert runner.head == held and runner.info()["paused"]
+    runner.control("speed", 500)
+    runner.control("resume")
+    wait_for(lambda: runner.status == "finished")
+    assert runner.head == len(events)
+    with pytest.raises(SessionError):
+        runner.control("speed", -1)
+    with pytest.raises(SessionError):
+        runner.control("fly")
+
+
+def test_seek_back_replays_from_the_store_without_duplicates(
+        ref: Referee, example_events: list[Event]) -> None:
+    events = example_events[:40]
+    runner = ref.new_session("castle-croquetnole", {}, EventFileSource(events, speed=300))
+    wait_for(lambda: runner.status == "finished")
+    final = texts(runner.rulings)
+    runner.control("pause")
+    runner.control("seek", 5.0)
+    assert runner.cursor < runner.head and all(e.t < 5.0 for e in runner.events[:runner.cursor])
+    assert runner.summary() == replay(make_game("castle-croquetnole"),
+                                      [e for e in events if e.t < 5.0]).state.summary()
+    with pytest.raises(SessionError, match="rewound"):
+        runner.declare(1, "end_play")
+    runner.control("resume")
+    wait_for(lambda: runner.at_head and runner.status == "finished")
+    assert runner.head == len(events) == len(ref.store.events(runner.id))
+    assert texts(runner.rulings) == final
+
+
+def test_seek_forward_skips_nothing(ref: Referee, example_events: list[Event]) -> None:
+    events = example_events[:25]
+    runner = ref.new_session("castle-croquetnole", {}, EventFileSource(events, speed=1))
+    runner.control("seek", events[-1].t + 1)
+    wait_for(lambda: runner.status == "finished", timeout=5)
+    assert [e.event for e in runner.events] == events
+
+
+class FlakyCamera(EventFileSource):
+    """A source whose device vanishes after a few events and comes back on the second try."""
+
+    kind = "flaky"
+
+    def __init__(self, events: list[Event], vanish_after: int) -> None:
+        super().__init__(events, speed=500)
+        self.vanish_after = vanish_after
+        self.reopen_calls = 0
+        self.vanished = False
+
+    def items(self, start_index: int, start_t: float) -> Iterator[SourceItem]:
+        for item in super().items(start_index, start_t):
+            if not self.vanished and item.index == self.vanish_after:
+                self.vanished = True
+                raise SourceUnavailable("camera 0 vanished")
+            yield SourceItem(item.event, item.index, frame=(item.index or 0, item.event.t)
+                             if item.event else None, jpeg=b"\xff\xd8", generation=item.generation)
+
+    def reopen(self) -> None:
+        self.reopen_calls += 1
+        if self.reopen_calls < 2:
+            raise SourceUnavailable("still gone")
+
+
+def test_a_vanished_camera_pauses_reconnects_and_invents_nothing(
+        ref: Referee, example_events: list[Event]) -> None:
+    events = example_events[:30]
+    source = FlakyCamera(events, vanish_after=10)
+    runner = ref.new_session("castle-croquetnole", {}, source)
+    runner.reconnect_s = 0.02
+    wait_for(lambda: runner.status == "finished")
+    assert [e.event for e in ref.store.events(runner.id)] == events
+    statuses = [n["data"]["status"] for n in ref.store.notes(runner.id, "status")]
+    assert statuses[:4] == ["running", "camera lost", "running", "finished"]
+    assert source.reopen_calls == 2
+    assert len(ref.store.frames(runner.id)) == len(events) and runner.latest_jpeg
+
+
+def test_declarations_and_overrides_are_events(ref: Referee,
+                                               example_events: list[Event]) -> None:
+    runner = ref.new_session("castle-croquetnole", {}, None)
+    for i, e in enumerate(example_events[:60]):
+        runner.add_source_event(e, i)
+    player = runner.summary()["turn"]["player"]
+    new = runner.declare(player, "end_play")
+    assert new and ref.store.events(runner.id)[-1].origin == "player"
+    with pytest.raises(SessionError):
+        runner.declare(7, "end_play")
+    with pytest.raises(SessionError):
+        runner.override("999.0", "x", "")
+    score = next(r for r in runner.rulings if r["kind"] == "score")
+    runner.override(score["id"], "Ann", "no")
+    assert any(r["id"] == score["id"] and r["overruled"] for r in runner.ruling_list())
+    # Reopening the stored session folds to the same state.
+    again = SessionRunner(ref.store, runner.id)
+    assert again.summary() == runner.summary() and texts(again.rulings) == texts(runner.rulings)
+
+
+def test_readjudicate(ref: Referee, example_events: list[Event]) -> None:
+    runner = ref.new_session("castle-croquetnole", {}, None)
+    for i, e in enumerate(example_events[:200]):
+        runner.add_source_event(e, i)
+    same = runner.readjudicate({})
+    assert same["changed"] == [] and not same["summary_changed"]
+    other = runner.readjudicate({"bonus_mode": "play_again"})
+    assert other["changed"]
+    with pytest.raises(OptionError):
+        runner.readjudicate({"no_such_option": "1"})
+
+
+def test_broadcaster_drops_a_subscriber_that_cannot_keep_up() -> None:
+    b = Broadcaster(maxsize=2)
+    q = b.subscribe()
+    for n in range(5):
+        b.publish("update", n)
+    assert b.subscribers == 0
+    items = []
+    while not q.empty():
+        items.append(q.get_nowait())
+    assert items[-1] is None
+    b.close()
+    assert b.subscribe().get_nowait() is None
