@@ -88,6 +88,8 @@ RULE_WORDS: dict[str, str] = {
               "number he needs for coming out, so as to bar him from using it.",
     "ARC-11": "And he may thus go on playing the 2 barring numbers alternately: but he may "
               "not play either twice running",
+    "§5.1": "(spec) ARC is a purely mental game, so it needs no tracking. Inputs are "
+            "declarations.",
     "G-ARC-08": "(spec) A player is never forced to make a losing move: he may pass if every "
                 "legal move loses (or no legal move exists).",
     "G-ARC-10": "(option arc_no_repeat_global) no player may play the same step twice running.",
@@ -449,13 +451,12 @@ class ArcState:
         position, rules = self.position, self.rules
         steps = legal_steps(position, rules)
         if not may_pass(position, rules, steps):
-            playable = [target(position.sides[position.mover], step)
-                        for step, outcome in steps if outcome != LOSE]
-            choices = ", ".join(str(n) for n in playable or
-                                [target(position.sides[position.mover], s) for s, _ in steps])
+            side = position.sides[position.mover]
+            playable = [target(side, step) for step, outcome in steps if outcome != LOSE]
             return [self._ruling(event, "reject", "G-ARC-08",
-                                 f"Player {player} may not pass: he can name {choices}.",
-                                 player, legal=[int(n) for n in choices.split(", ")])]
+                                 f"Player {player} may not pass: he can name "
+                                 + ", ".join(str(n) for n in playable) + ".",
+                                 player, legal=playable)]
         me = position.sides[position.mover]
         if me.req is not None:
             clause = "ARC-10"
