@@ -462,7 +462,7 @@ class TabletopState:
     # ------------------------------------------------------------------ flicks
     def _on_flick(self, e: ev.Flick) -> None:
         if self.motion is not None:
-            self._rule("foul", "TTC-26",
+            self._rule("foul", "§1.3",
                        "Warning: a coin was flicked before the last flick settled; the earlier "
                        "flick is closed here (no penalty).", coin=e.coin,
                        extra={"penalty": "none"})

@@ -604,3 +604,38 @@ def test_g_ttc28_poison_earns_nothing_for_wickets() -> None:
 def test_ttc_p_poison_is_for_non_team_play() -> None:
     with pytest.raises(OptionError):
         Play(players=4, ttc_team=True, ttc_poison=True)
+
+
+# --------------------------------------------------------------------------- more resolutions
+def test_g_ttc04_a_graze_below_the_hit_speed_is_not_a_hit() -> None:
+    g = Play(players=2)
+    g.flick("moons").items("moons", 0, 7).hit("moons", "endpost-right", speed=3.0)
+    assert g.player(1)["next"] == "endpost-right"
+    g.hit("moons", "endpost-right", speed=200.0)
+    assert g.player(1)["next"] == "wicket-7-"
+
+
+def test_g_ttc22_first_turn_is_placement_then_a_normal_turn() -> None:
+    g = Play(players=2)
+    g.place("moons", START).flick("moons").cross("moons", "wicket-1", "+").settle()
+    assert g.turn["player"] == 1 and g.turn["flicks_left"] == 1
+
+
+def test_g_ttc24_a_teammate_may_force_a_rover_and_earns_nothing() -> None:
+    g = Play(players=4, ttc_team=True)
+    g.flick("moons").items("moons", 0, 15).settle().declare(1, "rover").burn()
+    g.burn()  # player 2
+    g.flick("arms").cross("arms", "wicket-1", "+").settle()  # player 3, moons's teammate
+    g.flick("moons").contact("moons", "suns").cross("moons", "wicket-4", "+").settle()
+    assert not g.has("TTC-19") and g.turn["player"] == 4  # the forcing flick earned nothing
+
+
+def test_g_ttc25_team_wins_during_an_opponents_turn() -> None:
+    g = Play(players=4, ttc_team=True)
+    g.flick("moons").items("moons", 0, 16).settle()  # done: player 2's turn at once
+    g.burn()
+    g.flick("arms").items("arms", 0, 15).settle().declare(3, "rover").burn()
+    assert g.turn["player"] == 4
+    g.flick("crowns").cross("crowns", "wicket-1", "+").settle()
+    g.flick("arms").hit("arms", "endpost-left")  # crowns forces the last rover of team 1
+    assert g.summary["over"] and g.summary["winning_team"] == 1
