@@ -130,8 +130,8 @@ class Side(NamedTuple):
     last_step: int | None = None
     """The step of this player's latest turn; None after a pass or before his first turn."""
     keepin: bool = False
-    """That step was a keep-in play (ARC-11): made while the other was in a hoop, and equal to
-    the other's required step or its difference from 9."""
+    """That step was a keep-in play (ARC-11): made while the other was in a hoop, equal to the
+    other's required step or its difference from 9, and not itself into a hoop."""
 
 
 class Position(NamedTuple):
@@ -529,6 +529,9 @@ class ArcState:
                     f"{me.pos + (me.req or 0)}, the number so ordered.")
         if code == "ARC-04":
             hoop = _hoop_passed(me, step)
+            if hoop - me.pos > MAX_STEP // 2:
+                return (f"From {me.pos}, {number} would miss hoop {hoop}, which is too far "
+                        f"to straddle; name {hoop} or less.")
             return (f"From {me.pos}, {number} would miss hoop {hoop}; only "
                     f"{2 * hoop - me.pos} takes it.")
         if code == "ARC-10":

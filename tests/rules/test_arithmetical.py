@@ -128,6 +128,12 @@ def test_arc04_any_other_number_above_the_hoop_misses_it(start: int, named: int)
     assert "hoop 20" in rulings[0].text
 
 
+def test_arc04_a_hoop_more_than_four_away_cannot_be_straddled() -> None:
+    state = state_at(Side(pos=14), Side(pos=5))
+    assert "too far to straddle; name 20 or less" in number(state, 1, 22)[0].text
+    assert "only 23 takes it" in number(state_at(Side(pos=17), Side(pos=5)), 1, 22)[0].text
+
+
 def test_arc04_g_arc02_hoop_90_can_be_straddled_but_100_is_no_hoop() -> None:
     state = state_at(Side(pos=87), Side(pos=5))
     assert kinds(number(state, 1, 93))[0] == ("score", "ARC-04")
