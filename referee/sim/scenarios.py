@@ -104,6 +104,16 @@ def fast_flick() -> Scenario:
     ), _LAYOUT)
 
 
+def bot_game() -> Scenario:
+    """A whole game of Castle Croquetnole played by a bot for all four players: it asks the
+    rules engine whose turn it is, aims at the knight's next course item with human error,
+    ends guard plays, and follows the engine's placement rulings."""
+    from referee.sim.bot import CroquetnoleBot  # the bot needs the rules engine
+
+    return Scenario("bot-game", bot_game.__doc__ or "", (), _LAYOUT,
+                    policy=lambda: CroquetnoleBot(_LAYOUT), max_policy_actions=400)
+
+
 SCENARIOS: dict[str, Callable[[], Scenario]] = {
     "gate-run": gate_run,
     "strike": strike,
@@ -113,6 +123,7 @@ SCENARIOS: dict[str, Callable[[], Scenario]] = {
     "touching": touching,
     "on-line": on_line,
     "fast-flick": fast_flick,
+    "bot-game": bot_game,
 }
 """Scenario makers by name (`referee simulate --scenario NAME`)."""
 

@@ -328,6 +328,8 @@ class _Player:
             heading, speed = act.heading_deg, act.speed_mm_s
         else:
             raise ValueError("a flick needs toward_mm, or heading_deg and speed_mm_s")
+        if not speed > 0.0:
+            raise ValueError(f"a flick of {act.coin!r} needs a positive speed, got {speed}")
         err = self.sc.error
         spin = act.spin_deg_s
         if spin is None:
