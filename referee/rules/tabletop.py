@@ -690,9 +690,9 @@ class TabletopState:
         active = self._is_active(e.coin)
         if active and self.o["ttc_reset_on_any_endpost"] and self.turn.hit_set:
             self.turn.hit_set = []
-            self._rule("bonus", "G-TTC-09", f"{e.coin} hit {e.piece}: the coins it hit may earn "
-                       "flicks again (ttc_reset_on_any_endpost).", player=p.number,
-                       coin=e.coin, bonus=0)
+            self._rule("bonus", "G-TTC-09", f"{e.coin} hit {e.piece}: the coins it hit this "
+                       "turn may earn flicks again (TTC-25: \"or hit an endpost\").",
+                       player=p.number, coin=e.coin, bonus=0)
         if p.status == "rover":
             if e.piece == "endpost-left":
                 forced = self.motion is not None and self.motion.kind == "force"

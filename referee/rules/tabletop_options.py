@@ -41,8 +41,10 @@ OPTIONS: tuple[Option, ...] = (
            where="§1.3 item 8"),
     Option("wrong_coin_penalty", "restore", ("restore", "end_turn"), where="G-CCN-42"),
     # Flicks and hits
-    Option("multi_strike", "first_only", ("first_only", "each_distinct"), where="G-TTC-06"),
-    Option("ttc_reset_on_any_endpost", False, kind=bool, where="G-TTC-09"),
+    # The source's words over the spec's defaults (docs/tabletop-croquet.md, "Source over spec"):
+    # TTC-19 pays every coin hit, TTC-25 resets on "hit an endpost".
+    Option("multi_strike", "each_distinct", ("first_only", "each_distinct"), where="G-TTC-06"),
+    Option("ttc_reset_on_any_endpost", True, kind=bool, where="G-TTC-09"),
     Option("ttc_passive_completion", "counts", ("counts", "not_counted"), where="G-TTC-15"),
     Option("offtable_inset_mm", 19.05, kind=float, where="G-TTC-11"),
     # Team play and poison
@@ -52,4 +54,7 @@ OPTIONS: tuple[Option, ...] = (
     Option("poison_win", "last_alive", ("last_alive", "first_to_complete_plus_survive"),
            where="G-TTC-27"),
 )
-"""Every TTC option by its §6 name (plus `players`, `ttc_coins` and `ttc_teams`)."""
+"""Every TTC option by its §6 name (plus `players`, `ttc_coins` and `ttc_teams`).
+
+Two defaults differ from RULES-SPEC §6 because the spec's resolution contradicts Biggar's
+words: `multi_strike` (TTC-19) and `ttc_reset_on_any_endpost` (TTC-25)."""

@@ -310,16 +310,35 @@ def test_ttc25_no_repeat_earning_until_a_wicket() -> None:
     assert g.last("bonus").clause == "TTC-19" and g.last("bonus").bonus == 2
 
 
-def test_g_ttc09_endpost_out_of_order_does_not_reset() -> None:
+def test_ttc25_hitting_an_endpost_resets_the_hit_list() -> None:
+    """Source over spec: "until his coin has … hit an endpost" (any endpost, any order)."""
     g = Play(players=2)
+    g.flick("moons").settle()
+    g.flick("suns").contact("suns", "moons").settle()
+    g.flick("suns").hit("suns", "endpost-left")
+    assert g.has("G-TTC-09") and g.player(2)["course_done"] == 0
+    g.contact("suns", "moons")
+    assert g.last("bonus").clause == "TTC-19" and g.last("bonus").bonus == 2
+
+
+def test_g_ttc09_spec_reading_endpost_out_of_order_does_not_reset() -> None:
+    g = Play(players=2, ttc_reset_on_any_endpost=False)
     g.flick("moons").settle()
     g.flick("suns").contact("suns", "moons").settle()
     g.flick("suns").hit("suns", "endpost-left").contact("suns", "moons")
     assert g.last("bonus").clause == "TTC-25"
 
 
-def test_g_ttc06_only_the_first_hit_of_a_flick_earns() -> None:
+def test_ttc19_every_coin_hit_in_a_flick_earns_two() -> None:
+    """Source over spec: TTC-19 pays each hit; the source has no one-hit-per-flick limit."""
     g = Play(players=3)
+    g.flick("moons").settle().flick("suns").settle()
+    g.flick("arms").contact("arms", "moons").contact("arms", "suns")
+    assert g.turn["flicks_left"] == 4 and g.turn["actions_due"] == ["moons", "suns"]
+
+
+def test_g_ttc06_spec_reading_only_the_first_hit_of_a_flick_earns() -> None:
+    g = Play(players=3, multi_strike="first_only")
     g.flick("moons").settle().flick("suns").settle()
     g.flick("arms").contact("arms", "moons").contact("arms", "suns")
     assert g.last("bonus").clause == "G-TTC-06" and g.turn["flicks_left"] == 2
