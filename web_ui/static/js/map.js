@@ -37,7 +37,7 @@ const TableMap = (() => {
     for (const c of layout.castles) {  // castle names near the edge, behind the tower
       const t = pieceCenter(layout, c.tower);
       if (!t) continue;
-      const d = Math.hypot(t[0], t[1]) || 1, k = (d + 75) / d;
+      const d = Math.hypot(t[0], t[1]) || 1, k = (d + 95) / d;
       const label = S("text", { x: t[0] * k, y: -t[1] * k, class: "m-castle", fill: "#fff" });
       label.textContent = `${c.number} ${Ref.TITLES[c.suit] || c.suit}`;
       svgEl.append(label);
