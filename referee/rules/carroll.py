@@ -870,23 +870,22 @@ class CarrollState(CroquetnoleState):
                    player=i, coin=g.coin)
 
     def _rescue(self, g: Guard, k: Knight, j: int) -> None:
-        """CAR-13/14: the prisoner's own sentinel on duty touches the flag."""
+        """CAR-13/14: the prisoner's own sentinel on duty touches the flag.
+
+        Carroll only moves the rescuer back to its start (CAR-14); touching a flag is not one
+        of a sentinel's Rule IV events, so the rescue earns no stroke, but it does not end the
+        turn either: a stroke earned earlier in the same stroke is played from the start
+        point.  (RULES-SPEC CAR-14 ends the rescuer's turn; the source has no such rule.)
+        """
         i = g.owner
-        was_active = self._is_active(g.coin)
         self._rule("rescue", "CAR-13",
                    f"{self._name(g.coin)}, on duty, touched the flag of castle {j}: "
-                   f"{self._name(k.coin)} is released." + (" The sentinel's turn ends."
-                                                           if was_active else ""),
-                   player=i, coin=k.coin)
+                   f"{self._name(k.coin)} is released.", player=i, coin=k.coin)
         self._release(k, j, "CAR-13")
         spot = self._free_start_point(g)
         self._request(Request(g.coin, "point", "CAR-14", PLACE_ORDER["guard_return"], at=spot,
                               castle=i, why="back where it was at the beginning of the game "
                               "(it stays on duty)"))
-        if was_active:
-            self.turn.flicks_left = 0
-            assert self.motion is not None
-            self.motion.play_over = True
 
     def _free_start_point(self, g: Guard) -> list[float]:
         """G-CAR-13: the CAR-03 point, or the nearest free point on the axis gate–door."""

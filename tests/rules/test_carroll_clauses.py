@@ -454,13 +454,24 @@ def test_car_13_release_when_the_captors_sentinel_leaves() -> None:
     assert res.who == (2, "2", 1)  # and the sentinel may play again (CAR-16)
 
 
-def test_car_14_the_rescuer_goes_back_to_its_start_and_its_turn_ends() -> None:
-    """CAR-14: "his own sentinel is put back where he was at the beginning of the game"."""
+def test_car_14_the_rescuer_goes_back_to_its_start() -> None:
+    """CAR-14: "his own sentinel is put back where he was at the beginning of the game".
+    Touching a flag is no Rule IV event for a sentinel: that stroke earns nothing."""
     res = run(rescue())
     (req,) = res.find("place", "CAR-14", coin="ace")
     assert dist(req.at, SPOTS[1].sentinel_start) < 0.01
     assert res.sentinel(1)["on_duty"]
     assert res.who == (2, "2", 1)
+
+
+def test_car_14_source_over_spec_a_stroke_earned_before_the_rescue_stands() -> None:
+    """CAR-14 (source over spec): Carroll does not end the rescuer's turn.  Re-entering its
+    castle in the same stroke (Rule IV) still lets it play again, from its start point."""
+    res = run(moons_captured_in_2(), passes(2, 3, 4),
+              shot("ace", cross("ace", "gate-1", "+"), hit("ace", "tower-2")))
+    assert res.find("rescue", "CAR-13")
+    assert res.who == (1, "ace", 1)
+    assert res.find("place", "CAR-14", coin="ace")
 
 
 def test_car_14_occupied_start_point_uses_the_nearest_free_point() -> None:
