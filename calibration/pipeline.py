@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+import cv2
 import numpy as np
 
 from calibration.intrinsics import Intrinsics
@@ -21,6 +22,7 @@ from calibration.plane import (
     residuals,
     table_corners_mm,
 )
+from calibration.pose import camera_centre_mm, to_foot_mm
 from calibration.profile import CalibrationProfile
 from calibration.table_detect import (
     CornerMarkers,
@@ -34,6 +36,10 @@ from referee.layout import Layout
 
 RECTIFY_PX_PER_MM = 2.0
 """Resolution of the top-down image tiles are found in (0.5 mm pixels)."""
+RIM_RATIO = (1.015, 1.12)
+"""Tiles this much too big through the cloth's edge mean a rim round it (up to ~50 mm)."""
+TILE_THICKNESS_MM = 4.5
+"""A piecepack tile's thickness (the simulator's too); a tower of 2 stands 9 mm high."""
 
 
 @dataclass
@@ -85,6 +91,29 @@ def measure_layout(image: np.ndarray, plane: TablePlane, template: Layout,
     return fit_layout(template, tiles, blobs, tolerances)
 
 
+def lower_tiles(tiles: list[DetectedTile], template: Layout, plane: TablePlane,
+                thickness_mm: float, tolerances: Tolerances = DEFAULT_TOLERANCES
+                ) -> list[DetectedTile]:
+    """Tiles moved from where their top faces appear to where they stand (see `pose`).
+
+    A first matching tells each tile's height (a tower is `layers` tiles high); without
+    intrinsics or thickness the tiles are returned as found.
+    """
+    camera = camera_centre_mm(plane)
+    if camera is None or thickness_mm <= 0 or not tiles:
+        return tiles
+    first = fit_layout(template, tiles, (), tolerances)
+    layers = {id(t): template.pieces[name].layers for name, t in first.matches.items()}
+    lowered = []
+    for tile in tiles:
+        h = layers.get(id(tile), 1) * thickness_mm
+        centre = to_foot_mm(np.array([tile.center_mm]), h, camera)[0]
+        corners = to_foot_mm(np.array(tile.corners_mm).reshape(-1, 2), h, camera)
+        lowered.append(replace(tile, center_mm=(float(centre[0]), float(centre[1])),
+                               corners_mm=tuple((float(x), float(y)) for x, y in corners)))
+    return lowered
+
+
 def _fit_badness(fit: LayoutFit) -> tuple[int, int]:
     wrong = sum(p.kind == "wrong_top" for p in fit.problems)
     return (wrong, len(fit.problems))
@@ -117,8 +146,13 @@ def calibrate_still(image: np.ndarray, template: Layout, table_mm: tuple[float, 
                     source: str = "", source_kind: str = "image", source_t_s: float = 0.0,
                     template_name: str = "", corners_px: np.ndarray | None = None,
                     markers: CornerMarkers | None = None, intrinsics: Intrinsics | None = None,
-                    tolerances: Tolerances = DEFAULT_TOLERANCES) -> CalibrationProfile:
-    """Everything calibration measures in one still, as a profile ready to save."""
+                    tolerances: Tolerances = DEFAULT_TOLERANCES,
+                    tile_thickness_mm: float = TILE_THICKNESS_MM) -> CalibrationProfile:
+    """Everything calibration measures in one still, as a profile ready to save.
+
+    With intrinsics, tiles are placed where they stand, not where their raised tops appear
+    (`tile_thickness_mm` a layer); without, the camera is taken to be straight above them.
+    """
     table = find_plane(image, table_mm, corners_px=corners_px, markers=markers,
                        intrinsics=intrinsics)
     tiles, blobs = find_tiles(image, table.plane, template, table_mm, markers)
@@ -132,12 +166,13 @@ def calibrate_still(image: np.ndarray, template: Layout, table_mm: tuple[float, 
     notes: list[str] = []
     if table.method == "auto" and tiles:
         table, tiles, blobs = _prefer_rim(image, table, tiles, blobs, template, table_mm,
-                                          notes)
-    ratio = tile_size_ratio(tiles, table.plane, table.plane, template.tile_mm)
+                                          notes, tile_thickness_mm)
+    ratio = layout_scale(tiles, table.plane, table.plane, template, tile_thickness_mm)
     if ratio is not None and abs(ratio - 1) > 0.015:
-        notes.append(f"the tiles measure {ratio * template.tile_mm:.1f} mm, not "
-                     f"{template.tile_mm:.1f} mm: is the table really {table_mm[0]:g} x "
-                     f"{table_mm[1]:g} mm (--table-mm), and are these its corners?")
+        notes.append(f"the layout measures {100 * (ratio - 1):+.1f} % against the template: is "
+                     f"the table really {table_mm[0]:g} x {table_mm[1]:g} mm (--table-mm), and "
+                     "are these its corners?")
+    tiles = lower_tiles(tiles, template, table.plane, tile_thickness_mm, tolerances)
     fit = fit_layout(template, tiles, blobs, tolerances)
     h, w = image.shape[:2]
     return CalibrationProfile(
@@ -145,42 +180,58 @@ def calibrate_still(image: np.ndarray, template: Layout, table_mm: tuple[float, 
         corners_px=table.corners_px, corners_method=table.method, plane=table.plane,
         layout=fit.layout, template=template_name or template.name,
         plane_residuals=table.residuals, layout_residual_mm=fit.residual_rms_mm,
-        problems=fit.problems, source_t_s=source_t_s, notes=notes)
+        problems=fit.problems, source_t_s=source_t_s, notes=notes,
+        tile_thickness_mm=tile_thickness_mm, camera_mm=camera_centre_mm(table.plane))
 
 
-def tile_size_ratio(tiles: list[DetectedTile], found_in: TablePlane, seen_by: TablePlane,
-                    tile_mm: float) -> float | None:
-    """Median measured tile side / the pack's, for tiles found through `found_in` and
-    measured through `seen_by` (to compare two candidate planes without finding tiles twice)."""
-    sides = []
-    for tile in tiles:
-        if len(tile.corners_mm) != 4:
-            continue
-        corners = seen_by.to_table_mm(found_in.to_pixels(np.array(tile.corners_mm)))
-        sides.append(np.linalg.norm(np.roll(corners, -1, axis=0) - corners, axis=1).mean())
-    return float(np.median(sides)) / tile_mm if sides else None
+def layout_scale(tiles: list[DetectedTile], found_in: TablePlane, seen_by: TablePlane,
+                 template: Layout, thickness_mm: float = 0.0) -> float | None:
+    """How much bigger the tiles' layout measures than the template through `seen_by`.
+
+    Tiles found through `found_in` are re-measured through `seen_by` (to compare candidate
+    planes without finding tiles twice), stood on their feet, matched, and a similarity
+    (RANSAC) fitted between template and measured centres: its scale.  Centre spacing is
+    used rather than tile size, which a tilted camera inflates with the tiles' visible sides.
+    """
+    if len(tiles) < 3:
+        return None
+    px = found_in.to_pixels(np.array([t.center_mm for t in tiles]))
+    moved = [replace(t, center_mm=(float(x), float(y)), corners_mm=())
+             for t, (x, y) in zip(tiles, seen_by.to_table_mm(px), strict=True)]
+    moved = lower_tiles(moved, template, seen_by, thickness_mm)
+    fit = fit_layout(template, moved, ())
+    if len(fit.matches) < 3:
+        return None
+    src = np.array([template.pieces[n].center_mm for n in fit.matches], np.float64)
+    dst = np.array([t.center_mm for t in fit.matches.values()], np.float64)
+    m, _ = cv2.estimateAffinePartial2D(src, dst, method=cv2.RANSAC, ransacReprojThreshold=3.0)
+    return None if m is None else float(np.hypot(m[0, 0], m[1, 0]))
 
 
 def _prefer_rim(image: np.ndarray, table: TableFit, tiles: list[DetectedTile],
                 blobs: list[Blob], template: Layout, table_mm: tuple[float, float],
-                notes: list[str]) -> tuple[TableFit, list[DetectedTile], list[Blob]]:
-    """Take a rim's outer edge for the table's when the tiles' size says so."""
+                notes: list[str], thickness_mm: float
+                ) -> tuple[TableFit, list[DetectedTile], list[Blob]]:
+    """Take a rim's outer edge for the table's when the tiles' spacing says so."""
     lens = table.plane.intrinsics
     work = lens.undistort_image(image) if lens is not None else image
     inner = lens.undistort_points(table.corners_px) if lens is not None else table.corners_px
     outer = outer_edge_quad(work, inner)
+    r_in = layout_scale(tiles, table.plane, table.plane, template, thickness_mm)
     if outer is None:
-        return table, tiles, blobs
-    if lens is not None:
+        if r_in is None or not RIM_RATIO[0] < r_in < RIM_RATIO[1]:
+            return table, tiles, blobs
+        # No second edge to see (a rim as dark as the floor): the tiles are the ruler.
+        outer = table.plane.to_pixels(table_corners_mm(table_mm) * r_in)
+    elif lens is not None:
         outer = lens.distort_points(outer)
     alt = replace(find_plane(image, table_mm, corners_px=outer, intrinsics=lens), method="auto")
-    r_in = tile_size_ratio(tiles, table.plane, table.plane, template.tile_mm)
-    r_out = tile_size_ratio(tiles, table.plane, alt.plane, template.tile_mm)
+    r_out = layout_scale(tiles, table.plane, alt.plane, template, thickness_mm)
     if r_in is None or r_out is None or abs(r_out - 1) >= abs(r_in - 1):
         return table, tiles, blobs
     inset_mm = float(np.median(np.abs(alt.plane.to_table_mm(table.corners_px))
                                - np.abs(table_corners_mm(table_mm))))
     notes.append(f"the cloth's edge lies {abs(inset_mm):.0f} mm inside the table's edge (a rim):"
-                 " the outer edge is taken, as the tiles' size says")
+                 " the table's edge is taken where the tiles' size puts it")
     tiles, blobs = find_tiles(image, alt.plane, template, table_mm)
     return alt, tiles, blobs

@@ -52,6 +52,8 @@ class CalibrationProfile:
     problems: list[Problem] = field(default_factory=list)
     source_t_s: float = 0.0
     notes: list[str] = field(default_factory=list)  # what calibration decided, for people
+    tile_thickness_mm: float = 0.0  # a tile layer's height, for raised tops
+    camera_mm: np.ndarray | None = None  # the lens centre (x, y, z) when intrinsics exist
     created: str = field(default_factory=lambda: dt.datetime.now(dt.UTC).isoformat(
         timespec="seconds"))
 
@@ -83,6 +85,9 @@ class CalibrationProfile:
                 else round(self.layout_residual_mm, 4),
             },
             "template": self.template,
+            "tile_thickness_mm": float(self.tile_thickness_mm),
+            "camera_mm": None if self.camera_mm is None
+            else [round(float(v), 3) for v in self.camera_mm],
             "layout": self.layout.to_json(),
             "problems": [p.to_json() for p in self.problems],
             "notes": list(self.notes),
@@ -174,6 +179,13 @@ def profile_from_json(data: Any, source: str = "profile") -> CalibrationProfile:
                                    or not math.isfinite(layout_rms)):
         problems.append("'residuals.layout_rms_mm' must be a number or null")
         layout_rms = None
+    thickness = data.get("tile_thickness_mm", 0.0)
+    if isinstance(thickness, bool) or not isinstance(thickness, int | float) or thickness < 0:
+        problems.append("'tile_thickness_mm' must be a number ≥ 0")
+        thickness = 0.0
+    camera = None
+    if data.get("camera_mm") is not None:
+        camera = _numbers(data["camera_mm"], (3,), "'camera_mm'", problems)
     notes = data.get("notes", [])
     if not isinstance(notes, list) or not all(isinstance(n, str) for n in notes):
         problems.append("'notes' must be a list of strings")
@@ -193,6 +205,7 @@ def profile_from_json(data: Any, source: str = "profile") -> CalibrationProfile:
         template=str(data.get("template", layout.name)), plane_residuals=plane_res,
         layout_residual_mm=None if layout_rms is None else float(layout_rms), problems=found,
         source_t_s=float(src.get("t_s", 0.0) or 0.0), notes=notes,
+        tile_thickness_mm=float(thickness), camera_mm=camera,
         created=str(data["created"]))
 
 

@@ -134,14 +134,25 @@ def _channels(image: np.ndarray) -> list[np.ndarray]:
     return [lab[..., 0], lab[..., 1], lab[..., 2], hsv[..., 1]]
 
 
-def _quad_candidates(channel: np.ndarray) -> list[tuple[float, np.ndarray]]:
-    """(score, 4x2 quad) from Otsu segmentation of one channel, both polarities."""
+def _quad_candidates(channel: np.ndarray, valid: np.ndarray | None = None
+                     ) -> list[tuple[float, np.ndarray]]:
+    """(score, 4x2 quad) from Otsu segmentation of one channel, both polarities.
+
+    `valid`: where the image holds picture (an undistorted image has empty margins); quads
+    with a corner outside it, or at the image's border, are not candidates.
+    """
     h, w = channel.shape
+    if valid is None:
+        valid = np.zeros((h, w), np.uint8)
+        valid[3:-3, 3:-3] = 255
     blur = cv2.GaussianBlur(channel, (0, 0), 2.0)
-    _, mask = cv2.threshold(blur, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    inside = blur[valid > 0].reshape(-1, 1)
+    level, _ = cv2.threshold(inside, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    mask = np.where((blur > level) & (valid > 0), 255, 0).astype(np.uint8)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
     out = []
-    for m in (mask, 255 - mask):
+    inner = cv2.erode(valid, np.ones((7, 7), np.uint8))  # corners must lie well inside
+    for m in (mask, np.where(valid > 0, 255 - mask, 0).astype(np.uint8)):
         m = cv2.morphologyEx(m, cv2.MORPH_OPEN, kernel)
         contours, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         for contour in sorted(contours, key=cv2.contourArea, reverse=True)[:3]:
@@ -157,8 +168,9 @@ def _quad_candidates(channel: np.ndarray) -> list[tuple[float, np.ndarray]]:
                     break
             if quad is None:
                 continue
-            if np.any((quad < 2) | (quad > np.array([w - 3, h - 3]))):
-                continue  # a corner at the image's border cannot be measured
+            ij = np.round(quad).astype(int)
+            if np.any((ij < 0) | (ij >= [w, h])) or not inner[ij[:, 1], ij[:, 0]].all():
+                continue  # a corner at the picture's border cannot be measured
             fill = area / max(cv2.contourArea(quad.astype(np.float32)), 1.0)
             score = fill * np.sqrt(area / (w * h))
             out.append((float(score), quad))
@@ -263,9 +275,15 @@ def detect_table(image: np.ndarray, intrinsics: Intrinsics | None = None) -> np.
     and the corners are distorted back into the camera's pixels.
     """
     work = intrinsics.undistort_image(image) if intrinsics is not None else image
+    valid = np.full(image.shape[:2], 255, np.uint8)
+    if intrinsics is not None:
+        valid = intrinsics.undistort_image(valid)
+    valid = np.where(valid > 250, 255, 0).astype(np.uint8)
+    valid[:1], valid[-1:], valid[:, :1], valid[:, -1:] = 0, 0, 0, 0  # the frame's own border
+    valid = cv2.erode(valid, np.ones((9, 9), np.uint8))
     candidates: list[tuple[float, np.ndarray]] = []
     for channel in _channels(work):
-        candidates.extend(_quad_candidates(channel))
+        candidates.extend(_quad_candidates(channel, valid))
     if not candidates:
         raise TableNotFound("no large convex quadrilateral stands out from the background")
     _score, quad = max(candidates, key=lambda c: c[0])

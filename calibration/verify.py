@@ -14,12 +14,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from calibration.layout_fit import Rigid, Tolerances, fit_layout
-from calibration.pipeline import RECTIFY_PX_PER_MM
-from calibration.plane import rectify
+from calibration.pipeline import find_tiles, lower_tiles
 from calibration.problems import Problem
 from calibration.profile import CalibrationProfile
 from calibration.table_detect import TableNotFound, detect_table
-from calibration.tiles import detect_tiles
 
 
 @dataclass(frozen=True)
@@ -86,8 +84,8 @@ def verify(profile: CalibrationProfile, image: np.ndarray,
                                     "the table's corners cannot be found again"))
 
     # The fitted layout is the reference: its tiles should lie exactly where they were.
-    top, affine = rectify(image, profile.plane, profile.table_mm, RECTIFY_PX_PER_MM)
-    tiles, blobs = detect_tiles(top, affine, profile.layout.tile_mm)
+    tiles, blobs = find_tiles(image, profile.plane, profile.layout, profile.table_mm)
+    tiles = lower_tiles(tiles, profile.layout, profile.plane, profile.tile_thickness_mm)
     strict = Tolerances(place_mm=limits.tile_mm, turn_deg=3.0, layout_shift_mm=limits.camera_mm,
                         layout_turn_deg=limits.camera_deg)
     fit = fit_layout(profile.layout, tiles, blobs, strict)
