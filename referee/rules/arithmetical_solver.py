@@ -23,7 +23,7 @@ future (e.g. a bar only matters as the pair {b, 9 − b}).
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from referee.rules.arithmetical import (
@@ -107,6 +107,23 @@ class Solver:
         self.key = key
         """How positions are told apart in the table (tests pass a finer key to check ours)."""
         self.table: dict[Hashable, tuple[int, int]] = {}
+        self.unlimited: Solver | None = None
+        if rules.max_turns is not None:
+            free = replace(rules, max_turns=None)
+            self.unlimited = solver_for(free) if key is canonical_key else Solver(free, key)
+        """Under a turn limit: the same game without it, to settle positions it cannot reach."""
+
+    def _without_limit(self, position: Position) -> tuple[int, int] | None:
+        """The value if the turn limit cannot matter from `position`, else None.
+
+        Without the limit the winner forces his win within `turns` turns; if that is no more
+        than the turns left, no line of that strategy reaches the limit, so the value and its
+        length are the same with the limit.
+        """
+        if self.unlimited is None or self.rules.max_turns is None:
+            return None
+        value, turns = self.unlimited.value(position)
+        return (value, turns) if turns <= self.rules.max_turns - position.turns else None
 
     def value(self, position: Position) -> tuple[int, int]:
         """(value, turns to the end) for the player to move; (0, 0) at a finished game."""
@@ -114,7 +131,11 @@ class Solver:
             return DRAW, 0
         key = self.key(position, self.rules)
         if key not in self.table:
-            self._search(position, key)
+            settled = self._without_limit(position)
+            if settled is not None:
+                self.table[key] = settled
+            else:
+                self._search(position, key)
         return self.table[key]
 
     def _child_value(self, child: Position, mover: int) -> tuple[int, int] | None:
@@ -139,6 +160,10 @@ class Solver:
                     continue
                 child_key = key_of(child, rules)
                 if child_key in table:
+                    continue
+                settled = self._without_limit(child)
+                if settled is not None:
+                    table[child_key] = settled
                     continue
                 if child_key in on_stack:
                     raise CycleError(f"position {child} recurs in its own line of play")

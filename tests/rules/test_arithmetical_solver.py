@@ -122,6 +122,12 @@ def test_solver_matches_brute_force_with_a_turn_limit() -> None:
     assert any(expected[0] == DRAW for _, expected in cases)
 
 
+def test_a_turn_limit_beyond_the_forced_win_changes_nothing() -> None:
+    assert Solver(ArcRules(max_turns=200)).value(Position()) == (WIN, 71)
+    late = Position((Side(96), Side(97, last_step=2)), 0, turns=50)
+    assert Solver(ArcRules(max_turns=52)).value(late) == Solver(ArcRules()).value(late)
+
+
 def _full_key(position: Position, rules: ArcRules) -> Hashable:
     return position if rules.max_turns is not None else position._replace(turns=0)
 
