@@ -514,3 +514,15 @@ def test_option_slots_are_advisory():
               move("moons", TOWER_SLOTS[2][1], on="tower-2"))
     assert res.k(1) == ("prisoner", None, 2, None)
     assert not res.find("reject")
+
+
+def test_option_uncertain_policy_capture_by_active_guard():
+    """uncertain_policy (§1.3 item 8): a too-close-to-call touch between the Suns guard being
+    played and the Moons invader: `favour_active` (the guard's player) takes the prisoner,
+    `favour_defender` gives no capture."""
+    events = [advance(1, 2), end_play(1), shot("ace"), shot("suns"),
+              flick("2"), contact("2", "moons", uncertain=True), settled()]
+    active = run(events, options={"uncertain_policy": "favour_active"})
+    assert active.k(1) == ("prisoner", None, 2, None)
+    defender = run(events, options={"uncertain_policy": "favour_defender"})
+    assert defender.k(1) == ("in_play", 2, None, "door-2")
