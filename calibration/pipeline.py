@@ -181,7 +181,8 @@ def calibrate_still(image: np.ndarray, template: Layout, table_mm: tuple[float, 
         layout=fit.layout, template=template_name or template.name,
         plane_residuals=table.residuals, layout_residual_mm=fit.residual_rms_mm,
         problems=fit.problems, source_t_s=source_t_s, notes=notes,
-        tile_thickness_mm=tile_thickness_mm, camera_mm=camera_centre_mm(table.plane))
+        tile_thickness_mm=tile_thickness_mm, camera_mm=camera_centre_mm(table.plane),
+        markers=markers)
 
 
 def layout_scale(tiles: list[DetectedTile], found_in: TablePlane, seen_by: TablePlane,

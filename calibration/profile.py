@@ -19,6 +19,7 @@ import numpy as np
 from calibration.intrinsics import Intrinsics
 from calibration.plane import Residuals, TablePlane
 from calibration.problems import Problem
+from calibration.table_detect import CornerMarkers
 from referee.layout import Layout, LayoutError, layout_from_json
 
 FORMAT = "piecepack-calibration"
@@ -54,6 +55,7 @@ class CalibrationProfile:
     notes: list[str] = field(default_factory=list)  # what calibration decided, for people
     tile_thickness_mm: float = 0.0  # a tile layer's height, for raised tops
     camera_mm: np.ndarray | None = None  # the lens centre (x, y, z) when intrinsics exist
+    markers: CornerMarkers | None = None  # the ArUco corner markers, when they were used
     created: str = field(default_factory=lambda: dt.datetime.now(dt.UTC).isoformat(
         timespec="seconds"))
 
@@ -77,6 +79,9 @@ class CalibrationProfile:
                                for x, y in self.corners_px],
                 "corners_order": "SW SE NE NW",
                 "corners_method": self.corners_method,
+                "markers": None if self.markers is None else {
+                    "marker_mm": self.markers.marker_mm, "inset_mm": self.markers.inset_mm,
+                    "dictionary": self.markers.dictionary, "ids": list(self.markers.ids)},
             },
             "homography_mm_to_px": [[float(v) for v in row] for row in h],
             "residuals": {
@@ -186,6 +191,17 @@ def profile_from_json(data: Any, source: str = "profile") -> CalibrationProfile:
     camera = None
     if data.get("camera_mm") is not None:
         camera = _numbers(data["camera_mm"], (3,), "'camera_mm'", problems)
+    markers = None
+    if table.get("markers") is not None:
+        m = table["markers"]
+        try:
+            markers = CornerMarkers(float(m["marker_mm"]), float(m["inset_mm"]),
+                                    str(m["dictionary"]), tuple(int(i) for i in m["ids"]))
+            if len(markers.ids) != 4:
+                raise ValueError
+        except (KeyError, TypeError, ValueError):
+            problems.append("'table.markers' needs marker_mm, inset_mm, dictionary and 4 ids")
+            markers = None
     notes = data.get("notes", [])
     if not isinstance(notes, list) or not all(isinstance(n, str) for n in notes):
         problems.append("'notes' must be a list of strings")
@@ -205,7 +221,7 @@ def profile_from_json(data: Any, source: str = "profile") -> CalibrationProfile:
         template=str(data.get("template", layout.name)), plane_residuals=plane_res,
         layout_residual_mm=None if layout_rms is None else float(layout_rms), problems=found,
         source_t_s=float(src.get("t_s", 0.0) or 0.0), notes=notes,
-        tile_thickness_mm=float(thickness), camera_mm=camera,
+        tile_thickness_mm=float(thickness), camera_mm=camera, markers=markers,
         created=str(data["created"]))
 
 

@@ -15,9 +15,10 @@ import numpy as np
 
 from calibration.layout_fit import Rigid, Tolerances, fit_layout
 from calibration.pipeline import find_tiles, lower_tiles
+from calibration.plane import fit_plane, table_corners_mm
 from calibration.problems import Problem
 from calibration.profile import CalibrationProfile
-from calibration.table_detect import TableNotFound, detect_table
+from calibration.table_detect import TableNotFound, detect_corner_markers, detect_table
 
 
 @dataclass(frozen=True)
@@ -75,16 +76,22 @@ def verify(profile: CalibrationProfile, image: np.ndarray,
         return VerifyReport(True, None, math.nan, math.nan, {}, problems)
 
     corner_shift = None
-    if profile.corners_method == "auto":
+    if profile.corners_method in ("auto", "aruco"):
         try:
-            corners = detect_table(image, profile.intrinsics)
+            if profile.corners_method == "aruco" and profile.markers is not None:
+                px, mm = detect_corner_markers(image, profile.table_mm, profile.markers)
+                plane = fit_plane(px, mm, profile.intrinsics)
+                corners = plane.to_pixels(table_corners_mm(profile.table_mm))
+            else:
+                corners = detect_table(image, profile.intrinsics)
             corner_shift = float(np.linalg.norm(corners - profile.corners_px, axis=1).max())
         except TableNotFound:
             problems.append(Problem("table_lost", "camera", None, "px",
                                     "the table's corners cannot be found again"))
 
     # The fitted layout is the reference: its tiles should lie exactly where they were.
-    tiles, blobs = find_tiles(image, profile.plane, profile.layout, profile.table_mm)
+    tiles, blobs = find_tiles(image, profile.plane, profile.layout, profile.table_mm,
+                              profile.markers)
     tiles = lower_tiles(tiles, profile.layout, profile.plane, profile.tile_thickness_mm)
     strict = Tolerances(place_mm=limits.tile_mm, turn_deg=3.0, layout_shift_mm=limits.camera_mm,
                         layout_turn_deg=limits.camera_deg)

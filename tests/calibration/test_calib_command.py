@@ -179,4 +179,6 @@ def test_aruco_corner_markers_option(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert "over 16 points" in capsys.readouterr().out
     profile = load_profile(out)
     assert profile.corners_method == "aruco" and profile.problems == []
+    assert profile.markers is not None and profile.markers.marker_mm == 60.0
+    assert main(["calibrate", str(path), "--verify", str(out)]) == 0
     assert np.linalg.norm(profile.corners_px - CORNERS, axis=1).max() < 1.0
