@@ -1098,7 +1098,7 @@ class CarrollState(CroquetnoleState):
                                                      self.o["eps_place"]):
                 gap = dist(tuple(at), tuple(other)) - c
                 return f"it must touch {self._name(req.why)} (the gap is {gap:.1f} mm)."
-            return self._overlap_problem(e.coin, at, allow=req.why)
+            return None
         return super()._placement_problem(req, e)
 
     def _on_place(self, e: ev.Place) -> None:

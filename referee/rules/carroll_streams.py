@@ -142,7 +142,13 @@ def _motion(rng: random.Random, state: CarrollState, coin: str, player: int, ski
     if coin == soldier["coin"]:
         nxt = soldier["next"] or ""
         verb, _, castle = nxt.partition("-")
+        here = soldier["castle"]
         if nxt and rng.random() < skill:
+            if here is not None and here != int(castle) and verb != "out":
+                out.append(ev.Cross(clock.tick(), coin, f"gate-{here}", "-"))  # leave first
+                here = None
+            if here is None and verb in ("door", "tower", "out"):
+                out.append(ev.Cross(clock.tick(), coin, f"gate-{castle}", "+"))  # go back in
             if verb == "out":
                 out.append(ev.Cross(clock.tick(), coin, f"gate-{castle}", "-"))
                 if rng.random() < 0.5:

@@ -23,8 +23,8 @@ from referee.rules.carroll_streams import plausible_game
 HERE = Path(__file__).parent
 GAME = "carroll-castle-croquet"
 GAMES: dict[str, tuple[int, dict[str, Any]]] = {
-    "car-game-4": (9, {}),
-    "car-game-5": (5, {"car_players": 5}),
+    "car-game-4": (10, {}),
+    "car-game-5": (9, {"car_players": 5}),
 }
 """Golden game name → (seed of its random game, skill 0.4; the game's options)."""
 
