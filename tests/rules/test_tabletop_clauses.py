@@ -658,3 +658,36 @@ def test_g_ttc25_team_wins_during_an_opponents_turn() -> None:
     g.flick("crowns").cross("crowns", "wicket-1", "+").settle()
     g.flick("arms").hit("arms", "endpost-left")  # crowns forces the last rover of team 1
     assert g.summary["over"] and g.summary["winning_team"] == 1
+
+
+def test_g_ttc02_words_lost_in_extraction_are_restored_in_the_quotes() -> None:
+    assert CLAUSES["TTC-19"][1].endswith("two additional [flicks].")
+    assert "[endpost]" in CLAUSES["TTC-14"][1] and "[edge]" in CLAUSES["TTC-29"][1]
+    assert "thehand" not in CLAUSES["TTC-01"][1] and "the hand" in CLAUSES["TTC-01"][1]
+
+
+def test_g_ttc10_a_minimal_tap_is_a_legal_flick_but_giving_up_is_not() -> None:
+    g = Play(players=2)
+    g.flick("moons").cross("moons", "wicket-1", "+").settle()
+    g.declare(1, "end_play")
+    assert g.last("reject").clause == "TTC-26"
+    g.flick("moons").settle(moons=(-300.0, 1.0))  # a tap uses the flick
+    assert g.turn["player"] == 2
+
+
+def test_g_ttc14_pre_existing_contact_is_not_a_hit_but_a_retouch_is() -> None:
+    g = Play(players=2)
+    g.flick("moons").settle(moons=(-300.0, 0.0))
+    g.flick("suns").settle(suns=(-300.0, 19.5))
+    g.flick("moons").contact("moons", "suns").contact("moons", "suns")
+    assert g.clauses(g.rulings[-2:]) == ["TTC-32", "TTC-19"]
+
+
+def test_g_ttc20_side_wickets_face_along_the_course_axis() -> None:
+    g = Play(players=2)
+    g.flick("moons").items("moons", 0, 2).cross("moons", "wicket-3", "+")
+    assert g.player(1)["next"] == "wicket-4+"
+    g.items("moons", 3, 10).cross("moons", "wicket-8", "+")
+    assert g.last().clause == "TTC-14"
+    g.cross("moons", "wicket-8", "-")
+    assert g.player(1)["next"] == "wicket-4-"

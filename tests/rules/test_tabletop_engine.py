@@ -27,6 +27,12 @@ CONFIGS = {
     "plain": ({"players": "3"}, ("moons", "suns", "arms"), 3),
     "team": ({"players": "4", "ttc_team": "true"}, ("moons", "suns", "arms", "crowns"), 4),
     "poison": ({"players": "3", "ttc_poison": "true"}, ("moons", "suns", "arms"), 3),
+    "ten_compact": ({"players": "10", "ttc_layout": "compact_diagonal"},
+                    ("moons", "suns", "arms", "crowns", "null", "ace", "2", "3", "4", "5"), 10),
+    "team_spec_defaults": ({"players": "6", "ttc_team": "true", "ttc_teams": "3",
+                            "multi_strike": "first_only", "ttc_reset_on_any_endpost": "false",
+                            "crossing_evaluation": "settled"},
+                           ("moons", "suns", "arms", "crowns", "null", "ace"), 6),
 }
 
 
@@ -104,6 +110,28 @@ def test_plausible_games_finish_with_a_winner(seed: int, players: int) -> None:
     state = replay(make_game(GAME, {"players": players}), events).state
     assert state.is_terminal()
     check_summary_schema(state.summary(), players)
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=seeds, config=st.sampled_from([
+    {"players": "4", "ttc_team": "true"}, {"players": "8", "ttc_team": "true"},
+    {"players": "4", "ttc_poison": "true"},
+    {"players": "3", "ttc_poison": "true", "poison_win": "first_to_complete_plus_survive"},
+]))
+def test_plausible_team_and_poison_games_finish(seed: int, config: dict) -> None:
+    events = list(plausible_game(seed, game=TabletopCroquet(config)))
+    state = replay(make_game(GAME, config), events).state
+    assert state.is_terminal()
+    summary = state.summary()
+    check_summary_schema(summary, int(config["players"]))
+    if "ttc_team" in config:
+        team = summary["winning_team"]
+        assert all(p["status"] == "done" for p in summary["players"].values()
+                   if p["team"] == team)
+    else:
+        alive = [p for p in summary["players"].values() if p["status"] != "killed"]
+        assert summary["players"][str(summary["winner"])]["status"] != "killed"
+        assert len(alive) == 1 or all(p["status"] == "poison" for p in alive)
 
 
 def test_a_state_of_another_game_is_refused() -> None:
