@@ -138,9 +138,11 @@ class TabletopCroquet:
         return (player - 1) % self.options["ttc_teams"] + 1
 
     def new_state(self) -> TabletopState:
+        """The position before the first event: nobody placed, player 1 to play."""
         return TabletopState(self)
 
     def state_from_json(self, data: dict[str, Any]) -> TabletopState:
+        """Rebuild a state saved with `TabletopState.to_json` (overrides keep working)."""
         return TabletopState(self, data)
 
     def check_event(self, event: ev.Event) -> None:
@@ -170,6 +172,7 @@ class TabletopCroquet:
 
 @register(GAME)
 def make_tabletop_croquet(options: dict[str, Any] | None = None) -> TabletopCroquet:
+    """The registry's factory: `make_game("tabletop-croquet", options)`."""
     return TabletopCroquet(options)
 
 
@@ -254,6 +257,7 @@ class TabletopState:
         self.ruling_events = copy.deepcopy(data["ruling_events"])
 
     def is_terminal(self) -> bool:
+        """True once somebody (or a team) has won."""
         return self.over
 
     # ------------------------------------------------------------------ the summary
