@@ -98,6 +98,47 @@ def draw_value(img: np.ndarray, value: str, center: tuple[float, float], size: f
     cv2.putText(img, text, org, font, scale, ink, thick, cv2.LINE_AA)
 
 
+def convex_coverage(shape: tuple[int, int], polygon_px: np.ndarray,
+                    origin: tuple[float, float] = (0.0, 0.0)) -> np.ndarray:
+    """Anti-aliased coverage (0–1, float32) of a convex polygon on a pixel grid.
+
+    Pixel (i, j) has its centre at (origin x + j, origin y + i).  Coverage is 0.5 + the signed
+    distance to the nearest edge, clipped: exact for straight edges, so edges land where the
+    geometry says to a few hundredths of a pixel (OpenCV's LINE_AA fills spill ~0.6 px out).
+    """
+    p = np.asarray(polygon_px, dtype=np.float64).reshape(-1, 2)
+    area = float(np.sum(p[:, 0] * np.roll(p[:, 1], -1) - np.roll(p[:, 0], -1) * p[:, 1]))
+    sign = 1.0 if area > 0 else -1.0
+    ys = (np.arange(shape[0], dtype=np.float32) + np.float32(origin[1]))[:, None]
+    xs = (np.arange(shape[1], dtype=np.float32) + np.float32(origin[0]))[None, :]
+    inside = np.full(shape, np.inf, np.float32)
+    for a, b in zip(p, np.roll(p, -1, axis=0), strict=True):
+        e = b - a
+        length = float(np.hypot(*e))
+        if length < 1e-9:
+            continue
+        # inward normal for a counter-clockwise polygon in x-right, y-down pixel axes
+        nx, ny = (-e[1] / length * sign, e[0] / length * sign)
+        d = (xs - np.float32(a[0])) * np.float32(nx) + (ys - np.float32(a[1])) * np.float32(ny)
+        np.minimum(inside, d, out=inside)
+    return np.clip(inside + 0.5, 0.0, 1.0)
+
+
+def disc_coverage(n: int, center: float, radius: float) -> np.ndarray:
+    """Anti-aliased coverage (float32) of a disc on an n×n grid, centre (center, center)."""
+    yy, xx = np.mgrid[0:n, 0:n].astype(np.float32)
+    return np.clip(radius - np.hypot(xx - center, yy - center) + 0.5, 0.0, 1.0)
+
+
+def rounded_square_coverage(n: int, center: float, half: float, corner: float) -> np.ndarray:
+    """Anti-aliased coverage (float32) of a square with rounded corners on an n×n grid."""
+    yy, xx = np.mgrid[0:n, 0:n].astype(np.float32)
+    qx = np.abs(xx - center) - (half - corner)
+    qy = np.abs(yy - center) - (half - corner)
+    outside = np.hypot(np.maximum(qx, 0), np.maximum(qy, 0)) + np.minimum(np.maximum(qx, qy), 0)
+    return np.clip(corner - outside + 0.5, 0.0, 1.0)
+
+
 def _finish(canvas: np.ndarray, mask: np.ndarray, out_px: int) -> np.ndarray:
     """Shrink a supersampled canvas and mask into a premultiplied BGRA float32 sprite."""
     small = cv2.resize(canvas, (out_px, out_px), interpolation=cv2.INTER_AREA).astype(np.float32)
@@ -132,9 +173,8 @@ def coin_sprite(face: str, suit: str, design: CoinDesign, px_per_mm: float,
         value_ink = suit_ink if design.value_ink == "suit" else bgr(design.neutral_rgb)
         paper, ink = (value_ink, disc) if design.inverted else (disc, value_ink)
     canvas = np.zeros((n, n, 3), np.uint8)
-    mask = np.zeros((n, n), np.uint8)
-    _circle(canvas, c, r, paper)
-    _circle(mask, c, r, 255)
+    canvas[...] = paper  # the disc's edge comes from the analytic mask, not from cv2.circle
+    mask = (disc_coverage(n, c[0], r) * 255.0 + 0.5).astype(np.uint8)
     if face in SUITS:
         draw_suit(canvas, face, (c[0], c[1] + 0.06 * r), 1.05 * r, ink, paper, design.symbols)
     else:
@@ -160,14 +200,9 @@ def tile_sprite(top: str | None, design: TileDesign, px_per_mm: float, size_mm: 
     x0, x1 = round(c - half), round(c + half)
     corner = round(1.8 * scale)
     canvas = np.zeros((n, n, 3), np.uint8)
-    mask = np.zeros((n, n), np.uint8)
     paper = bgr(design.back_rgb if top is None else design.face_rgb)
-    for img, color in ((canvas, paper), (mask, 255)):
-        cv2.rectangle(img, (x0 + corner, x0), (x1 - corner, x1), color, -1)
-        cv2.rectangle(img, (x0, x0 + corner), (x1, x1 - corner), color, -1)
-        for px, py in ((x0 + corner, x0 + corner), (x1 - corner, x0 + corner),
-                       (x0 + corner, x1 - corner), (x1 - corner, x1 - corner)):
-            cv2.circle(img, (px, py), corner, color, -1, cv2.LINE_AA)
+    canvas[...] = paper
+    mask = (rounded_square_coverage(n, c, half, corner) * 255.0 + 0.5).astype(np.uint8)
     border = max(1, round(0.35 * scale))
     inset = round(1.2 * scale)
     cv2.rectangle(canvas, (x0 + inset, x0 + inset), (x1 - inset, x1 - inset),
@@ -201,20 +236,49 @@ class Capsule:
     zb: float
     material: str  # skin | sleeve
 
-    def outline(self, shrink_mm: float = 0.0, steps: int = 7) -> tuple[np.ndarray, np.ndarray]:
+    def outline(self, shrink_mm: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
         """Outline points (N, 2) in mm with a height for each, the radius less `shrink_mm`."""
         a, b = np.asarray(self.a), np.asarray(self.b)
         r = max(self.radius_mm - shrink_mm, 0.5)
         d = b - a
-        length = float(np.hypot(*d))
-        base = math.atan2(d[1], d[0]) if length > 1e-9 else 0.0
-        ang = np.concatenate([base - math.pi / 2 + np.linspace(0, math.pi, steps + 1),
-                              base + math.pi / 2 + np.linspace(0, math.pi, steps + 1)])
-        centres = np.concatenate([np.repeat(b[None], steps + 1, 0),
-                                  np.repeat(a[None], steps + 1, 0)])
-        pts = centres + r * np.column_stack([np.cos(ang), np.sin(ang)])
-        zs = np.concatenate([np.full(steps + 1, self.zb), np.full(steps + 1, self.za)])
+        base = math.atan2(d[1], d[0]) if float(d @ d) > 1e-18 else 0.0
+        c, s = math.cos(base), math.sin(base)
+        rot = np.array([[c, s], [-s, c]])  # rows: unit circle turned by `base`
+        pts = np.concatenate([b + r * (_HALF_A @ rot), a + r * (_HALF_B @ rot)])
+        zs = np.concatenate([np.full(len(_HALF_A), self.zb), np.full(len(_HALF_B), self.za)])
         return pts, zs
+
+
+def capsule_outlines(parts: list[Capsule], shrinks_mm: tuple[float, ...]
+                     ) -> tuple[np.ndarray, np.ndarray]:
+    """All outlines at once: points (len(parts), len(shrinks), N, 2) and heights (…, N).
+
+    The same as :meth:`Capsule.outline` for every part and shrink, vectorized for speed.
+    """
+    a = np.array([p.a for p in parts])
+    b = np.array([p.b for p in parts])
+    d = b - a
+    base = np.arctan2(d[:, 1], d[:, 0])
+    c, s = np.cos(base), np.sin(base)
+    rot = np.stack([np.stack([c, s], -1), np.stack([-s, c], -1)], -2)  # (P, 2, 2)
+    unit = np.concatenate([_HALF_A, _HALF_B])  # (N, 2)
+    turned = np.einsum("nk,pkj->pnj", unit, rot)  # (P, N, 2)
+    radii = np.maximum(np.array([p.radius_mm for p in parts])[:, None] -
+                       np.asarray(shrinks_mm)[None, :], 0.5)  # (P, S)
+    half = len(_HALF_A)
+    centres = np.concatenate([np.repeat(b[:, None], half, 1), np.repeat(a[:, None], half, 1)],
+                             axis=1)  # (P, N, 2)
+    pts = centres[:, None] + radii[:, :, None, None] * turned[:, None]
+    z = np.concatenate([np.repeat(np.array([[p.zb] for p in parts]), half, 1),
+                        np.repeat(np.array([[p.za] for p in parts]), half, 1)], axis=1)
+    zs = np.broadcast_to(z[:, None], pts.shape[:3])
+    return pts, zs
+
+
+_STEPS = 7
+_HALF_A = np.column_stack([np.cos(np.linspace(-math.pi / 2, math.pi / 2, _STEPS + 1)),
+                           np.sin(np.linspace(-math.pi / 2, math.pi / 2, _STEPS + 1))])
+_HALF_B = -_HALF_A
 
 
 def hand_parts(fingertip_mm: tuple[float, float], arm_from_mm: tuple[float, float],

@@ -199,7 +199,7 @@ class Look:
             exposure_s=float(rng.choice([1 / 30, 1 / 60, 1 / 100, 1 / 125])),
             exposure_drift=float(rng.uniform(0, 0.06)),
             exposure_period_s=float(rng.uniform(3, 15)),
-            read_noise=float(rng.uniform(0.5, 4.0)), shot_noise=float(rng.uniform(0.1, 0.6)),
+            read_noise=float(rng.uniform(0.5, 2.5)), shot_noise=float(rng.uniform(0.1, 0.4)),
             jpeg_quality=int(rng.integers(55, 96)), optical_blur_px=float(rng.uniform(0.4, 1.1)),
             coins=coins, tiles=tiles, hand=hand, pose=pose, lens=lens,
         )
