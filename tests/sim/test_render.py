@@ -123,7 +123,7 @@ def test_a_straight_table_edge_bows_as_the_lens_distortion_predicts() -> None:
     cloth_g, rim_g = look.cloth_rgb[1], look.rim_rgb[1]
     half = (cloth_g + rim_g) / 2.0
     errors = []
-    for u, v in line_px:
+    for u, _ in line_px:
         col = round(u)
         v_pred = float(np.interp(col, line_px[:, 0], line_px[:, 1]))
         g = frame[:, col, 1]
