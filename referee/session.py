@@ -45,6 +45,9 @@ class SourceItem:
     """(frame number, seconds from the session start) of the video frame just read."""
     jpeg: bytes | None = None
     """The latest camera image, JPEG-encoded, for the web UI (optional)."""
+    overlay: dict[str, Any] | None = None
+    """What vision sees now, in table mm, drawn over the camera image:
+    {"coins": {name: [x, y]}, "tracks": {name: [[x, y], ...]}} (optional)."""
     generation: int = 0
     """The source's seek counter when the item was made; older items are dropped."""
 
@@ -354,6 +357,7 @@ class SessionRunner:
         self._wake = threading.Event()
         self.status = info.status or ("ready" if source else "stored")
         self.latest_jpeg: bytes | None = None
+        self.latest_overlay: dict[str, Any] | None = None
         self.events: list[StoredEvent] = store.events(session_id)
         self.recorded_rulings = store.rulings(session_id)
         self._rewind(len(self.events))
@@ -695,6 +699,8 @@ class SessionRunner:
             self.store.add_frames(self.id, [item.frame])
         if item.jpeg is not None:
             self.latest_jpeg = item.jpeg
+        if item.overlay is not None:
+            self.latest_overlay = item.overlay
         if item.event is not None:
             try:
                 self.add_source_event(item.event, item.index)

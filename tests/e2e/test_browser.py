@@ -22,6 +22,7 @@ SCREENSHOT = ROOT / "docs" / "img" / "scoreboard.png"
 
 @pytest.fixture
 def page(browser: Any) -> Iterator[Any]:
+    """A page; list it after the server fixture so it closes before the server stops."""
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     pg = context.new_page()
     errors: list[str] = []
@@ -64,7 +65,7 @@ def wait_for(check: Any, timeout: float = 30.0) -> None:
         time.sleep(0.05)
 
 
-def test_scoreboard_follows_the_replay(page: Any, replaying: Served,
+def test_scoreboard_follows_the_replay(replaying: Served, page: Any,
                                        example_events: list[Event], tmp_path: Path) -> None:
     page.goto(replaying.url + "/")
     page.wait_for_selector(".player")
@@ -102,7 +103,7 @@ def _flick_with(stored: Served, kind: str) -> tuple[dict[str, Any], dict[str, An
     raise AssertionError(f"no {kind} ruling in the first events")
 
 
-def test_dispute_view_shows_the_ruling(page: Any, stored: Served) -> None:
+def test_dispute_view_shows_the_ruling(stored: Served, page: Any) -> None:
     flick, ruling = _flick_with(stored, "capture")
     page.goto(f"{stored.url}/dispute?flick={flick['seq']}")
     item = page.locator(f"#flick-rulings li[data-id='{ruling['id']}']")
@@ -117,7 +118,7 @@ def test_dispute_view_shows_the_ruling(page: Any, stored: Served) -> None:
     assert href and re.search(r"/export\?flick=\d+$", href)
 
 
-def test_override_needs_the_pin(page: Any, stored: Served) -> None:
+def test_override_needs_the_pin(stored: Served, page: Any) -> None:
     flick, ruling = _flick_with(stored, "score")
     before = stored.runner.head
     page.goto(f"{stored.url}/dispute?flick={flick['seq']}")
@@ -160,3 +161,25 @@ def test_the_scoreboard_fits_a_phone(browser: Any, stored: Served) -> None:
         assert page.locator("#end-play").is_visible()
     finally:
         context.close()
+
+
+def test_camera_image_with_the_table_drawn_over_it(stored: Served, page: Any) -> None:
+    import cv2
+    import numpy as np
+
+    image = np.full((480, 640, 3), 60, np.uint8)
+    ok, jpeg = cv2.imencode(".jpg", image)
+    assert ok
+    h = [[0.5, 0.0, 320.0], [0.0, -0.5, 240.0], [0.0, 0.0, 1.0]]
+    stored.store.add_note(stored.runner.id, "calibration",
+                          {"image_size": [640, 480], "homography_mm_to_px": h})
+    stored.runner.latest_overlay = {"coins": {"moons": [0.0, -254.0]},
+                                    "tracks": {"moons": [[0.0, -320.0], [0.0, -254.0]]}}
+    stored.runner.latest_jpeg = jpeg.tobytes()
+    stored.runner.broadcaster.publish("status", {"session": stored.runner.info()})
+    page.goto(stored.url + "/")
+    page.wait_for_selector("#camera-panel:not([hidden])")
+    page.wait_for_selector("#camera-overlay text[data-coin='moons']", state="attached")
+    assert page.locator("#camera-overlay .o-line").count() == 8
+    assert page.locator("#camera-overlay .o-track").count() == 1
+    page.wait_for_function("document.getElementById('camera-img').naturalWidth === 640")

@@ -252,3 +252,18 @@ def test_import_round_trip_and_refusals(client: FlaskClient, runner: SessionRunn
     assert resp.status_code == 400 and "coin" in resp.get_json()["error"]
     assert not (referee.store.path.parent.parent / "evil.txt").exists()
     assert len(referee.store.sessions()) == 2
+
+
+def test_camera_overlay_data(client: FlaskClient, runner: SessionRunner,
+                             referee: Referee) -> None:
+    empty = client.get("/api/camera").get_json()
+    assert empty == {"has_frame": False, "image_size": None, "homography_mm_to_px": None,
+                     "coins": {}, "tracks": {}}
+    h = [[0.5, 0.0, 320.0], [0.0, -0.5, 240.0], [0.0, 0.0, 1.0]]
+    referee.store.add_note(runner.id, "calibration",
+                           {"image_size": [640, 480], "homography_mm_to_px": h})
+    runner.latest_jpeg = b"\xff\xd8"
+    runner.latest_overlay = {"coins": {"moons": [0.0, -254.0]}}
+    got = client.get("/api/camera").get_json()
+    assert got["has_frame"] and got["homography_mm_to_px"] == h
+    assert got["coins"] == {"moons": [0.0, -254.0]} and got["tracks"] == {}

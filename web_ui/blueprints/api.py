@@ -208,6 +208,22 @@ def frame() -> Response:
     return Response(jpeg, mimetype="image/jpeg")
 
 
+@bp.get("/camera")
+def camera() -> Response:
+    """What the camera panel draws: the image size and table-mm → pixel homography of the
+    session's calibration, and what vision sees now (coins and tracks in table mm)."""
+    runner = _runner()
+    calibration = get_referee().store.session(runner.id).calibration or {}
+    overlay = runner.latest_overlay or {}
+    return jsonify({
+        "has_frame": runner.latest_jpeg is not None,
+        "image_size": calibration.get("image_size"),
+        "homography_mm_to_px": calibration.get("homography_mm_to_px"),
+        "coins": overlay.get("coins", {}),
+        "tracks": overlay.get("tracks", {}),
+    })
+
+
 # ------------------------------------------------------------------------------ changing
 
 

@@ -118,5 +118,41 @@ const TableMap = (() => {
     }
   }
 
-  return { draw, COLORS };
+  /* The camera overlay: lines, tiles, coin names and tracks in table mm, mapped to the
+     image's pixels by the calibration's homography (cam = GET /api/camera). */
+  function drawOverlay(svgEl, layout, cam) {
+    const S = Ref.svg;
+    while (svgEl.firstChild) svgEl.firstChild.remove();
+    const H = cam.homography_mm_to_px, size = cam.image_size;
+    if (!H || !size) return false;
+    svgEl.setAttribute("viewBox", `0 0 ${size[0]} ${size[1]}`);
+    const px = (p) => {
+      const w = H[2][0] * p[0] + H[2][1] * p[1] + H[2][2];
+      return [(H[0][0] * p[0] + H[0][1] * p[1] + H[0][2]) / w, (H[1][0] * p[0] + H[1][1] * p[1] + H[1][2]) / w];
+    };
+    for (const p of layout.pieces) {
+      const h = p.size / 2, c = p.center;
+      const pts = [[-h, -h], [h, -h], [h, h], [-h, h]].map(([dx, dy]) => px([c[0] + dx, c[1] + dy]).join(","));
+      svgEl.append(S("polygon", { points: pts.join(" "), class: "o-tile" }));
+    }
+    for (const ln of layout.lines) {
+      const [ax, ay] = px(ln.a), [bx, by] = px(ln.b);
+      svgEl.append(S("line", { x1: ax, y1: ay, x2: bx, y2: by, class: "o-line", stroke: COLORS[ln.castle] || "#fff" }));
+    }
+    for (const [coin, pts] of Object.entries(cam.tracks || {})) {
+      if (pts.length < 2) continue;
+      const o = ownerOf(layout, coin);
+      svgEl.append(S("polyline", { points: pts.map((p) => px(p).join(",")).join(" "), class: "o-track", stroke: COLORS[o.n] || "#fff" }));
+    }
+    for (const [coin, p] of Object.entries(cam.coins || {})) {
+      const [x, y] = px(p);
+      svgEl.append(S("circle", { cx: x, cy: y, r: 6, class: "o-coin" }));
+      const t = S("text", { x: x + 9, y: y - 9, class: "o-label", "data-coin": coin });
+      t.textContent = Ref.coinTitle(coin);
+      svgEl.append(t);
+    }
+    return true;
+  }
+
+  return { draw, drawOverlay, COLORS };
 })();

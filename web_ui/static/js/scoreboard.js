@@ -139,12 +139,34 @@
       const cut = data.provisional_from;
       rulings = rulings.concat(data.new_rulings || []).map((r) => ({ ...r, provisional: cut !== null && cut !== undefined && r.seq >= cut }));
     }
-    renderBanner(snap.state, snap.session);
-    renderPlayers(snap.state);
-    renderDeclare(snap.state);
-    renderSession(snap.session);
-    renderLog();
-    renderMap();
+    scheduleRender();
+  }
+
+  /* Updates can come faster than the screen refreshes (a fast replay): draw once a frame. */
+  let renderPending = false;
+  function scheduleRender() {
+    if (renderPending) return;
+    renderPending = true;
+    requestAnimationFrame(() => {
+      renderPending = false;
+      renderBanner(snap.state, snap.session);
+      renderPlayers(snap.state);
+      renderDeclare(snap.state);
+      renderSession(snap.session);
+      renderLog();
+      renderMap();
+    });
+  }
+
+  let cameraBusy = false;
+  async function refreshCamera() {
+    if (cameraBusy) return;
+    cameraBusy = true;
+    try {
+      $("camera-img").src = `/api/frame.jpg?t=${Date.now()}`;
+      const cam = await Ref.getJSON("/api/camera");
+      if (layout) TableMap.drawOverlay($("camera-overlay"), layout, cam);
+    } catch (e) { /* the next tick tries again */ } finally { cameraBusy = false; }
   }
 
   async function declare(what, kind) {
@@ -173,7 +195,7 @@
       if (seeking) return;
       const t = clockBase.t + (performance.now() - clockBase.at) / 1000 * clockBase.speed;
       $("clock").textContent = Ref.fmtTime(t);
-      if (snap && snap.session.has_frame) $("camera-img").src = `/api/frame.jpg?t=${Date.now()}`;
+      if (snap && snap.session.has_frame) refreshCamera();
     }, 500);
     try { layout = await Ref.getJSON("/api/layout"); } catch (e) { layout = null; }
     Ref.connect({
@@ -182,7 +204,7 @@
       update: (d) => {
         apply(d, false);
         if ((d.new_rulings || []).some((r) => r.kind === "override")) {
-          Ref.getJSON("/api/rulings").then((list) => { rulings = list; renderLog(); });
+          Ref.getJSON("/api/rulings").then((list) => { rulings = list; scheduleRender(); });
         }
       },
       status: (d) => { if (snap) { snap.session = d.session; renderSession(d.session); renderBanner(snap.state, d.session); } },
