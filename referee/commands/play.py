@@ -29,7 +29,7 @@ COMMANDS_HELP = ("Name a number (e.g. 7), or type: pass, moves (the legal number
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", nargs="?", default="arithmetical-croquet",
                         help="the game to play (only arithmetical-croquet is playable)")
-    parser.add_argument("--computer", choices=("1", "2", "none", "both"), default="2",
+    parser.add_argument("--computer", choices=tuple(COMPUTER_CHOICES), default="2",
                         help="which player the computer plays (default: 2)")
     parser.add_argument("--solve", action="store_true",
                         help="print the opening's value with best play and the winning moves")
@@ -61,7 +61,7 @@ def describe_opening(game: ArithmeticalCroquet) -> str:
     analysis = analyse(state.position, game.rules)
     defaults = {option.name: option.default for option in OPTIONS}
     changed = {k: v for k, v in game.options.items() if v != defaults[k]}
-    rules = ", ".join(f"{k}={v}" for k, v in changed.items()) or "default options"
+    rules = ", ".join(f"{k}={str(v).lower()}" for k, v in changed.items()) or "default options"
     if analysis.winner is None:
         head = f"with best play the game is drawn ({analysis.turns} turns)"
     else:

@@ -17,7 +17,8 @@ Values are from the point of view of the player to move: +1 win, 0 draw (only po
 ``arc_max_turns``), −1 loss, with the number of turns to the end under best play (the winner
 hurries, the loser holds out).  The search is iterative (the longest games run to hundreds of
 turns) and keys its table on a canonical form of the position that drops what cannot affect the
-future (e.g. a bar only matters as the pair {b, 9 − b}).
+future (e.g. a bar only matters as the pair {b, 9 − b}).  Under ``arc_max_turns`` the turn number
+is part of the key, and positions the limit cannot reach are settled from the unlimited table.
 """
 
 from __future__ import annotations
