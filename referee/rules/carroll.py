@@ -413,7 +413,9 @@ class CarrollState(CroquetnoleState):
         if self.o["enforce_flick_form"] and (
                 (e.finger_ms is not None and e.finger_ms > self.o["push_ms"])
                 or (e.touch_mm is not None and e.touch_mm > 10.0)):
-            self._begin_stroke(coin)
+            self.turn.flicks_left -= 1
+            self.turn.flicked.append(coin)
+            self.car.update(croquet_due=[], croquet_only=False, croquet_ball=None)
             self._rule("foul", "CCN-14",
                        "That was a push, not a flick: the stroke is spent and its effects are "
                        "void; the balls go back.", coin=coin, player=castle)
@@ -792,7 +794,7 @@ class CarrollState(CroquetnoleState):
                 continue
             self._capture(k, g, "CAR-09")
 
-    def _capture(self, k: Knight, g: Guard, clause: str) -> None:
+    def _capture(self, k: Knight, g: Guard, clause: str, how: str | None = None) -> None:
         """CAR-09/10/11: the soldier becomes a prisoner, placed behind the flag."""
         j = g.owner
         was_active = self._is_active(k.coin)
@@ -802,10 +804,10 @@ class CarrollState(CroquetnoleState):
         k.immunity = "none"
         self.times_taken[str(k.owner)] = self.times_taken.get(str(k.owner), 0) + 1
         spot, stack = self._prison(k, j)
-        if clause == "CAR-10":
+        if how is None and clause == "CAR-10":
             how = (f"entered castle {j} while its sentinel, {self._name(g.coin)}, and its own "
                    "were both on duty")
-        else:
+        elif how is None:
             how = f"and {self._name(g.coin)} touched within castle {j}"
         where = (f"on top of {stack}" if stack else f"behind the flag of castle {j}")
         self._rule("capture", clause,
@@ -936,7 +938,7 @@ class CarrollState(CroquetnoleState):
         on_course = self._course_castle(k) == j
         if self.o["car_release_progress"] == "restart_castle":
             k.member = k.owner
-            if on_course and items[k.course] != f"out-{j}":
+            if on_course:
                 k.course = items.index(f"in-{j}")
             if not self._finished(k):
                 k.home_exit_pending = True
@@ -1025,10 +1027,8 @@ class CarrollState(CroquetnoleState):
                 continue
             if dist(tuple(positions[k.coin]), tuple(positions[g.coin])) <= c + self.o[
                     "eps_contact"]:
-                self._rule("capture", "G-CAR-12", f"{self._name(k.coin)} rests touching "
-                           f"{self._name(g.coin)} within castle {j} "
-                           "(car_capture_on_resting_touch).", player=k.owner, coin=k.coin)
-                self._capture(k, g, "CAR-09")
+                self._capture(k, g, "G-CAR-12", how=f"rests touching {self._name(g.coin)} "
+                              f"within castle {j} (car_capture_on_resting_touch)")
 
     def _restore_displaced(self, m: Motion) -> None:
         """Prisoners (CAR-11) and a croqueted ball that must not move (CAR-19) go back."""

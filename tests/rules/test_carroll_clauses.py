@@ -619,6 +619,16 @@ def test_car_19_no_croquet_off_a_sentinel_on_duty_or_a_prisoner() -> None:
     assert res.turn["croquet_due"] == []
 
 
+def test_car_19_eligibility_is_checked_again_after_the_stroke() -> None:
+    """G-CAR-07 (5): the Black soldier, touched, is then knocked into castle 3 and taken
+    there (CAR-10) in the same stroke: no croquet off a prisoner."""
+    res = run(shot("moons", contact("moons", "suns"), cross("suns", "gate-2", "-"),
+                   cross("suns", "gate-3", "+")))
+    assert res.find("capture", "CAR-10", coin="suns")
+    assert res.turn["croquet_due"] == []
+    assert res.who == (3, "crowns", 1)  # and the prisoner's turn is skipped (CAR-12)
+
+
 def test_car_20_no_second_croquet_off_the_same_ball_in_a_turn() -> None:
     """CAR-20: "He may not croquet himself twice in one turn with the same ball"."""
     res = run(g1_out(), shot("moons", contact("moons", "suns")), croquet(1),
