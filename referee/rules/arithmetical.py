@@ -478,6 +478,10 @@ class ArcState:
             return [self._ruling(event, "reject", "ARC-02",
                                  "A number declaration needs the number named (value).",
                                  player)]
+        if isinstance(number, bool) or not isinstance(number, int):
+            return [self._ruling(event, "reject", "ARC-02",
+                                 f"Player {player} must name a whole number, not {number!r}.",
+                                 player)]
         step = _step_of(me, number)
         first = me.last_step is None and me.pos == 0
         clause = "ARC-08" if me.missed else ("ARC-01" if first else "ARC-02")

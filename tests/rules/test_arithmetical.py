@@ -89,6 +89,7 @@ def test_arc02_a_higher_number_at_most_eight_beyond_the_last() -> None:
     assert kinds(number(state, 1, 19)) == [("reject", "ARC-02")]
     assert kinds(number(state, 1, 30)) == [("reject", "ARC-02")]
     assert kinds(number(state, 1, None)) == [("reject", "ARC-02")]
+    assert kinds(number(state, 1, 22.5)) == [("reject", "ARC-02")]  # type: ignore[arg-type]
     rulings = number(state, 1, 29)
     assert kinds(rulings) == [("turn", "ARC-06")]
     assert rulings[0].extra["move_clause"] == "ARC-02"
