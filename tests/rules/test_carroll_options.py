@@ -36,7 +36,7 @@ from tests.rules.test_carroll_clauses import (
 # ------------------------------------------------------------------ car_* options
 
 
-def test_car_layout_carroll_open_g_car_34() -> None:
+def test_car_layout_carroll_open_section_3_4() -> None:
     """car_layout=carroll_open (§3.4): separate gates; soldier start (0, -139.0)."""
     game = make_game(GAME, {"car_layout": "carroll_open"})
     assert game.layout.name == "carroll-open-sides"
@@ -150,13 +150,13 @@ def test_car_players_five_plays_a_turn_round() -> None:
 # ------------------------------------------------------------------ shared options
 
 
-def test_wrong_coin_penalty_end_turn() -> None:
+def test_wrong_coin_penalty_end_turn_g_ccn_42() -> None:
     res = run(shot("suns"), wrong_coin_penalty="end_turn")
     assert res.find("foul", "CAR-05")
     assert res.who == (2, "suns", 1)
 
 
-def test_illegal_rollback_offending_coin_only() -> None:
+def test_illegal_rollback_offending_coin_only_g_ccn_36() -> None:
     """illegal_rollback=offending_coin_only: only the soldier's record is restored."""
     stroke = shot("moons", contact("moons", "suns"), cross("suns", "gate-2", "-"),
                   cross("moons", "gate-3", "+"))
@@ -167,7 +167,7 @@ def test_illegal_rollback_offending_coin_only() -> None:
     assert res.soldier(2)["next"] == "out-2"
 
 
-def test_passive_illegal_entry_restore_passive_coin() -> None:
+def test_passive_illegal_entry_restore_passive_coin_g_ccn_36() -> None:
     knock = shot("suns", contact("suns", "moons"), cross("moons", "gate-3", "+"))
     res = run(moons_in_castle_2(), pass_(1), knock, passive_illegal_entry="restore_passive_coin")
     assert any(r.coin == "moons" for r in res.find("place", "CCN-51"))
@@ -175,7 +175,7 @@ def test_passive_illegal_entry_restore_passive_coin() -> None:
     assert not res.find("place", "CCN-51")
 
 
-def test_crossing_evaluation_settled() -> None:
+def test_crossing_evaluation_settled_g_ccn_04() -> None:
     """crossing_evaluation=settled: a line counts once, by the net change of side."""
     wobble = shot("moons", cross("moons", "gate-1", "-"), cross("moons", "gate-1", "+"))
     res = run(wobble, crossing_evaluation="settled")
@@ -186,28 +186,28 @@ def test_crossing_evaluation_settled() -> None:
 
 @pytest.mark.parametrize(("policy", "scored"), [("ask", False), ("favour_active", True),
                                                 ("favour_defender", False)])
-def test_uncertain_policy(policy: str, scored: bool) -> None:
+def test_uncertain_policy_section_1_3(policy: str, scored: bool) -> None:
     res = run(shot("moons", cross("moons", "gate-1", "-", uncertain=True)),
               uncertain_policy=policy)
     assert (res.soldier(1)["next"] == "in-2") is scored
     assert res.find("uncertain")
 
 
-def test_uncertain_event_accepted_by_an_override() -> None:
+def test_uncertain_event_accepted_by_an_override_section_1_3() -> None:
     res = run(shot("moons", cross("moons", "gate-1", "-", uncertain=True)))
     question = res.find("uncertain")[0]
     res.state.apply(Override(9.0, question.id, "players", "it crossed"))
     assert res.soldier(1)["next"] == "in-2"
 
 
-def test_layout_orientation_corners() -> None:
+def test_layout_orientation_corners_section_2_5_4() -> None:
     game = make_game(GAME, {"layout_orientation": "corners"})
     assert game.layout.name == "carroll-hub-corners"
     x, y = game.spots[1].soldier_start
     assert x < 0 and y < 0 and abs(x - y) < 1e-6
 
 
-def test_v_hit_min_ignores_slow_touches() -> None:
+def test_v_hit_min_ignores_slow_touches_section_1_2() -> None:
     slow = [flick("moons"), {"type": "contact", "a": "moons", "b": "suns", "moving": ["moons"],
                              "speed": 5.0}, settled()]
     res = run(slow)
@@ -216,7 +216,7 @@ def test_v_hit_min_ignores_slow_touches() -> None:
     assert res.turn["croquet_due"] == ["suns"]
 
 
-def test_enforce_flick_form_push_is_a_foul() -> None:
+def test_enforce_flick_form_push_is_a_foul_section_1_3() -> None:
     push = [{"type": "flick", "coin": "moons", "finger_ms": 400.0},
             cross("moons", "gate-1", "-"), settled()]
     res = run(push, enforce_flick_form="true")
@@ -226,7 +226,7 @@ def test_enforce_flick_form_push_is_a_foul() -> None:
     assert res.soldier(1)["next"] == "in-2"
 
 
-def test_disturbance_penalty_end_coin_play() -> None:
+def test_disturbance_penalty_end_coin_play_section_1_3() -> None:
     moved = [shot("moons", cross("moons", "gate-1", "-")), place("moons", (0.0, 0.0))]
     res = run(moved, disturbance_penalty="end_coin_play")
     assert res.who == (2, "suns", 1)
@@ -235,14 +235,14 @@ def test_disturbance_penalty_end_coin_play() -> None:
     assert res.find("place", "§1.3", coin="moons")
 
 
-def test_offtable_inset_mm() -> None:
+def test_offtable_inset_mm_g_ccn_37() -> None:
     res = run(shot("moons", off_table("moons", (0.0, -431.8))), offtable_inset_mm="30")
     (req,) = res.find("place", "CCN-49", coin="moons")
     assert req.at == (0.0, -401.8)
     assert res.who == (2, "suns", 1)
 
 
-def test_eps_place_and_coin_width_for_the_croquet_placement() -> None:
+def test_eps_place_for_the_croquet_placement_section_1_2_g_car_07() -> None:
     """eps_place: how close "touching" must be when placing for a croquet."""
     before = [shot("moons", contact("moons", "suns")), croquet(1)]
     res = run(before)
@@ -254,7 +254,7 @@ def test_eps_place_and_coin_width_for_the_croquet_placement() -> None:
     assert not res.find("reject", "CAR-19")
 
 
-def test_crossing_criterion_and_coin_width_measure_are_accepted() -> None:
+def test_crossing_criterion_g_ccn_03_and_coin_width_measure_g_ccn_50_are_accepted() -> None:
     """These shape what vision reports; the engine accepts and keeps them."""
     game = make_game(GAME, {"crossing_criterion": "full_clearance",
                             "coin_width_measure": "centre_gap", "push_ms": "100",
@@ -262,7 +262,7 @@ def test_crossing_criterion_and_coin_width_measure_are_accepted() -> None:
     assert game.options["crossing_criterion"] == "full_clearance"
 
 
-def test_layout_file(tmp_path) -> None:
+def test_layout_file_g_ccn_01(tmp_path) -> None:
     path = tmp_path / "open.json"
     build_layout("carroll_open").save(path)
     game = make_game(GAME, {"layout_file": str(path)})
