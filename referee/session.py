@@ -705,8 +705,8 @@ class SessionRunner:
             try:
                 self.add_source_event(item.event, item.index)
             except SessionError as exc:
-                self.store.add_note(self.id, "status", {
-                    "status": "event refused", "error": str(exc), "index": item.index})
+                self.store.add_note(self.id, "refused", {
+                    "error": str(exc), "index": item.index, "event": item.event.to_json()})
 
     def stop(self) -> None:
         """Stop the source and the thread (stored data is complete at every moment)."""
@@ -719,6 +719,10 @@ class SessionRunner:
 
 
 # --------------------------------------------------------------------------- the manager
+
+
+VOLATILE_SOURCE_KEYS = ("video", "record_to", "started")
+"""Parts of a source's description that differ between two runs of the same source."""
 
 
 class Referee:
@@ -759,10 +763,16 @@ class Referee:
             return runner
 
     def find_resumable(self, source: SessionSource) -> int | None:
-        """The newest unfinished session fed by the same source (for restarts after a crash)."""
-        wanted = source.describe()
+        """The newest unfinished session fed by the same source (for restarts after a crash).
+        Sources are compared by their description less what changes from run to run (the
+        file a camera records into)."""
+
+        def key(described: dict[str, Any]) -> dict[str, Any]:
+            return {k: v for k, v in described.items() if k not in VOLATILE_SOURCE_KEYS}
+
+        wanted = key(source.describe())
         for info in self.store.sessions():
-            if info.source == wanted and info.status != "finished":
+            if key(info.source) == wanted and info.status != "finished":
                 return info.id
         return None
 

@@ -84,7 +84,7 @@ _TRIGGERS = [
     for verb in ("UPDATE", "DELETE")
 ]
 
-NOTE_KINDS = ("calibration", "video", "status", "import")
+NOTE_KINDS = ("calibration", "video", "status", "import", "refused")
 
 
 class StoreError(ValueError):

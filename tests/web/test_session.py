@@ -191,3 +191,33 @@ def test_broadcaster_drops_a_subscriber_that_cannot_keep_up() -> None:
     assert items[-1] is None
     b.close()
     assert b.subscribe().get_nowait() is None
+
+
+def test_an_event_the_rules_refuse_is_noted_not_stored(ref: Referee,
+                                                      example_events: list[Event]) -> None:
+    from referee.events import Flick
+
+    events = [*example_events[:5], Flick(example_events[4].t + 0.5, "bogus"),
+              *[e for e in example_events[5:12]]]
+    runner = ref.new_session("castle-croquetnole", {}, EventFileSource(events, speed=500))
+    wait_for(lambda: runner.status == "finished")
+    assert [e.event for e in ref.store.events(runner.id)] == example_events[:12]
+    refused = ref.store.notes(runner.id, "refused")
+    assert len(refused) == 1 and "bogus" in refused[0]["data"]["error"]
+
+
+def test_restart_finds_the_unfinished_session_of_the_same_source(
+        ref: Referee, example_events: list[Event]) -> None:
+    class Recording(EventFileSource):
+        def __init__(self, name: str) -> None:
+            super().__init__(example_events[:3], speed=1)
+            self.name = name
+
+        def describe(self) -> dict[str, object]:
+            return {"kind": "camera", "camera": 0, "record_to": self.name}
+
+    ref.new_session("castle-croquetnole", {}, None, label="x")
+    sid = ref.store.create_session("castle-croquetnole", {}, Recording("a.mp4").describe())
+    assert ref.find_resumable(Recording("b.mp4")) == sid
+    ref.store.add_note(sid, "status", {"status": "finished"})
+    assert ref.find_resumable(Recording("c.mp4")) is None

@@ -13,6 +13,7 @@ import sys
 import time
 import urllib.request
 import zipfile
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -25,9 +26,9 @@ from tests.web.conftest import EXAMPLE, ROOT
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> SessionStore:
+def store(tmp_path: Path) -> Iterator[SessionStore]:
     s = SessionStore(tmp_path / "s.sqlite", durable=False)
-    yield s  # type: ignore[misc]
+    yield s
     s.close()
 
 
@@ -128,7 +129,7 @@ def _get(url: str) -> dict[str, object]:
         return json.loads(resp.read())  # type: ignore[no-any-return]
 
 
-def _wait(check, timeout: float = 60.0) -> None:  # type: ignore[no-untyped-def]
+def _wait(check: Callable[[], bool], timeout: float = 60.0) -> None:
     end = time.monotonic() + timeout
     while not check():
         assert time.monotonic() < end, "timed out"
