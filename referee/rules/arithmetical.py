@@ -341,8 +341,8 @@ def _step_of(side: Side, number: int) -> int:
     return side.pos - number if side.missed else number - side.pos
 
 
-def _hoop_passed(side: Side, step: int) -> int:
-    """The hoop a straddle goes through (ARC-04)."""
+def _hoop_ahead(side: Side) -> int:
+    """The next hoop above the ball: the one a straddle goes through (ARC-04)."""
     return (side.pos // 10 + 1) * 10
 
 
@@ -447,7 +447,7 @@ class ArcState:
         winner = self.position.winner
         return "drawn" if winner is None else f"player {winner + 1} won"
 
-    def _judge_pass(self, event: Event, player: int) -> list[Ruling]:
+    def _judge_pass(self, event: Declare, player: int) -> list[Ruling]:
         position, rules = self.position, self.rules
         steps = legal_steps(position, rules)
         if not may_pass(position, rules, steps):
@@ -470,10 +470,10 @@ class ArcState:
         self.position = play_pass(position, rules)
         return self._after_move(event, clause, said, None, None)
 
-    def _judge_number(self, event: Event, player: int) -> list[Ruling]:
+    def _judge_number(self, event: Declare, player: int) -> list[Ruling]:
         position, rules = self.position, self.rules
         me = position.sides[position.mover]
-        number = event.value  # type: ignore[attr-defined]
+        number = event.value
         if number is None:
             return [self._ruling(event, "reject", "ARC-02",
                                  "A number declaration needs the number named (value).",
@@ -503,7 +503,7 @@ class ArcState:
         self.position = play_step(position, step, outcome, rules)
         rulings: list[Ruling] = []
         if outcome in (STRADDLE, OUT):
-            hoop = me.pos if outcome == OUT else _hoop_passed(me, step)
+            hoop = me.pos if outcome == OUT else _hoop_ahead(me)
             how = (f"coming out of it to {number}" if outcome == OUT
                    else f"going from {me.pos} to {number}")
             rulings.append(self._ruling(
@@ -515,7 +515,7 @@ class ArcState:
                   f"with {number + step}",
             OUT: f"Player {player} names {number}, out of hoop {me.pos}",
             STRADDLE: f"Player {player} names {number}, through hoop "
-                      f"{_hoop_passed(me, step)}",
+                      f"{_hoop_ahead(me)}",
             OVERSHOOT: f"Player {player} names {number}, missing the peg once; he now "
                        "plays down toward 100",
             WIN: "", LOSE: "",
@@ -532,7 +532,7 @@ class ArcState:
             return (f"Player {player} is in hoop {me.pos} and may only come out with "
                     f"{me.pos + (me.req or 0)}, the number so ordered.")
         if code == "ARC-04":
-            hoop = _hoop_passed(me, step)
+            hoop = _hoop_ahead(me)
             if hoop - me.pos > MAX_STEP // 2:
                 return (f"From {me.pos}, {number} would miss hoop {hoop}, which is too far "
                         f"to straddle; name {hoop} or less.")
