@@ -7,6 +7,19 @@ Today :class:`EventFileSource` replays a JSONL event file at real time × speed;
 pipeline (`referee/vision/`) will add a camera source and a video-file source with frames.
 Only the source and the clock differ between live play and replay.
 
+What vision provides (module `referee.vision.source`, looked up by `referee replay` and
+`referee live`):
+
+- `video_source(path, *, speed, calibration) -> SessionSource` for a recorded video, and
+- `camera_source(index, *, calibration, record_to) -> SessionSource` for a webcam, which
+  records its frames into `record_to` and names that file as `"video"` in `describe()` (the
+  runner stores it, so the session can be replayed and disputed with its clip).
+
+Their `items()` yield a `SourceItem` per frame (`frame`, and now and then `jpeg` and
+`overlay`) and per event (`event` with its `index`, so a restart resumes after the last stored
+one; `start_t` is the session time to go on from); a vanished camera raises
+`SourceUnavailable`, and `reopen()` is tried until it is back.  No event is ever invented.
+
 The runner keeps every event in the append-only store *before* it is shown, in the same
 transaction as the rulings it caused, so a crash loses nothing and a restart folds the stored
 events and goes on from the source's next index.  Seeking back moves a cursor over the stored
