@@ -221,3 +221,18 @@ def test_restart_finds_the_unfinished_session_of_the_same_source(
     assert ref.find_resumable(Recording("b.mp4")) == sid
     ref.store.add_note(sid, "status", {"status": "finished"})
     assert ref.find_resumable(Recording("c.mp4")) is None
+
+
+def test_rulings_are_provisional_until_the_coins_settle(ref: Referee,
+                                                       example_events: list[Event]) -> None:
+    runner = ref.new_session("castle-croquetnole", {}, None)
+    events = example_events[:12]  # ... a flick of suns crossing gates, then its settle
+    settle = max(i for i, e in enumerate(events) if e.type == "settled")
+    for i, e in enumerate(events[:settle]):
+        runner.add_source_event(e, i)
+    last_flick = max(s.seq for s in runner.events if s.event.type == "flick")
+    during = runner.ruling_list()
+    assert any(r["provisional"] for r in during)
+    assert all(r["provisional"] == (r["seq"] >= last_flick) for r in during)
+    runner.add_source_event(events[settle], settle)
+    assert not any(r["provisional"] for r in runner.ruling_list())
