@@ -43,6 +43,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="ArUco corner marker side in mm (default 60)")
     parser.add_argument("--marker-inset-mm", type=float, default=10.0,
                         help="gap from the table's edges to each corner marker (default 10)")
+    parser.add_argument("--tile-thickness-mm", type=float, default=4.5,
+                        help="a tile's thickness, to place raised tile tops where the tiles "
+                             "stand (used with intrinsics; default 4.5)")
     parser.add_argument("--intrinsics", metavar="FILE.json",
                         help="camera intrinsics (a profile, or an intrinsics object) to use")
     parser.add_argument("--chessboard", metavar="COLSxROWS",
@@ -163,12 +166,15 @@ def run(args: argparse.Namespace) -> int:
     if intrinsics is not None and tuple(intrinsics.image_size) != (w, h):
         raise UsageError(f"the intrinsics are for {intrinsics.image_size[0]}x"
                          f"{intrinsics.image_size[1]} images, SOURCE is {w}x{h}")
+    if not 0 <= args.tile_thickness_mm <= 30:
+        raise UsageError(f"--tile-thickness-mm must be 0-30, got {args.tile_thickness_mm:g}")
     markers = CornerMarkers(args.marker_mm, args.marker_inset_mm) if args.aruco else None
     try:
         profile = calibrate_still(still.image, template, table_mm, source=str(args.source),
                                   source_kind=still.kind, source_t_s=still.t_s,
                                   template_name=args.layout, corners_px=corners,
-                                  markers=markers, intrinsics=intrinsics)
+                                  markers=markers, intrinsics=intrinsics,
+                                  tile_thickness_mm=args.tile_thickness_mm)
     except TableNotFound as exc:
         raise UsageError(f"{args.source}: {exc} (give --corners \"x,y x,y x,y x,y\")") from None
     except ValueError as exc:
