@@ -63,9 +63,9 @@ def describe_opening(game: ArithmeticalCroquet) -> str:
     changed = {k: v for k, v in game.options.items() if v != defaults[k]}
     rules = ", ".join(f"{k}={str(v).lower()}" for k, v in changed.items()) or "default options"
     if analysis.winner is None:
-        head = f"with best play the game is drawn ({analysis.turns} turns)"
+        head = f"with best play the game is drawn ({_turns(analysis.turns)})"
     else:
-        head = f"with best play player {analysis.winner} wins in {analysis.turns} turns"
+        head = f"with best play player {analysis.winner} wins in {_turns(analysis.turns)}"
     lines = [f"Arithmetical Croquet ({rules}): {head}."]
     if analysis.value == WIN:
         lines.append("Player 1's winning opening numbers: " + ", ".join(analysis.winning_moves))
@@ -77,13 +77,17 @@ def describe_opening(game: ArithmeticalCroquet) -> str:
     return "\n".join(lines)
 
 
+def _turns(count: int) -> str:
+    return f"{count} turn" if count == 1 else f"{count} turns"
+
+
 def hint_text(analysis: Analysis) -> str:
     """The solver's advice to the player to move, in one line."""
     if analysis.value == WIN:
-        return (f"Hint: you win with best play (in {analysis.turns} turns): "
+        return (f"Hint: you win with best play (in {_turns(analysis.turns)}): "
                 + " or ".join(analysis.winning_moves) + ".")
     if analysis.value == LOSS:
-        return (f"Hint: with best play you lose in {analysis.turns} turns; the longest "
+        return (f"Hint: with best play you lose in {_turns(analysis.turns)}; the longest "
                 f"defence is {analysis.best_move}.")
     return "Hint: with best play the game is drawn: " + " or ".join(analysis.winning_moves) + "."
 

@@ -29,6 +29,18 @@ def test_play_solve_prints_the_opening_value(monkeypatch: pytest.MonkeyPatch,
     assert "Player 1's winning opening numbers: 1" in out
 
 
+@pytest.mark.parametrize("limit, words", [
+    ("1", "player 1 wins in 1 turn.\nPlayer 1's winning opening numbers: 1, 2, 3, 4, 5"),
+    ("4", "player 2 wins in 4 turns.\nEvery opening number of player 1 loses"),
+])
+def test_play_solve_under_a_turn_limit(monkeypatch: pytest.MonkeyPatch,
+                                       capsys: pytest.CaptureFixture[str], limit: str,
+                                       words: str) -> None:
+    code, out, _ = play(monkeypatch, capsys, "", "--solve", "--option", f"arc_max_turns={limit}")
+    assert code == 0
+    assert f"(arc_max_turns={limit}): with best play {words}" in out
+
+
 def test_play_two_people_with_bad_input_and_end_of_input(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     typed = "3\nfoo\n3\n\nhelp\nmoves\n2.5\npass\n4\n"
