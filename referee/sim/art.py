@@ -285,9 +285,9 @@ def hand_parts(fingertip_mm: tuple[float, float], arm_from_mm: tuple[float, floa
                finger_down: bool, scale: float, hover_mm: float) -> list[Capsule]:
     """A right hand with the index finger out, seen from above, as capsules in table mm.
 
-    Parts come in drawing order (sleeve, forearm, palm, curled fingers, thumb, index); the
-    renderer draws each one three times (edge, body, highlight) with shrinking radii, which
-    gives the rounded look of a real hand.
+    Parts come in drawing order (sleeve, forearm, thumb, back of the hand, curled fingers,
+    index); the renderer draws each one several times with shrinking radii and rising
+    brightness, which gives the rounded look of a real hand.
     """
     s = scale
     f = np.asarray(fingertip_mm, dtype=np.float64)
@@ -313,12 +313,15 @@ def hand_parts(fingertip_mm: tuple[float, float], arm_from_mm: tuple[float, floa
     sleeve = wrist + a * 170 * s
     fore = wrist + a * 200 * s
     parts = [cap(sleeve, far, 44 * s, rise(sleeve), rise(far), "sleeve"),
-             cap(wrist, fore, 31 * s, rise(wrist), rise(fore)),
-             cap(palm - u * 22 * s, palm + u * 14 * s, 40 * s, hover_mm + 18, hover_mm + 15)]
-    for j in (1, 2, 3):  # the curled fingers: a row of knuckles beside the index
-        k = knuckle - n * (17 * j) * s - u * (4 * j) * s
-        parts.append(cap(k - u * 30 * s, k, 9.5 * s, hover_mm + 12, hover_mm + 8))
-    parts.append(cap(palm + n * 34 * s - u * 10 * s, knuckle + n * 22 * s - u * 4 * s, 10 * s,
-                     hover_mm + 10, hover_mm + 2))
-    parts.append(cap(knuckle - u * 4 * s, f - u * 8 * s, 8.5 * s, hover_mm, tip_z + 4))
+             cap(wrist + a * 10 * s, fore, 29 * s, rise(wrist), rise(fore)),
+             # the thumb, tucked along the side of the hand
+             cap(palm + n * 30 * s - u * 18 * s, knuckle + n * 16 * s - u * 2 * s, 10 * s,
+                 hover_mm + 8, hover_mm + 2),
+             # the back of the hand, wider at the knuckles than at the wrist
+             cap(palm - u * 16 * s - n * 3 * s, palm + u * 6 * s - n * 8 * s, 36 * s,
+                 hover_mm + 20, hover_mm + 16)]
+    for j in (1, 2, 3):  # the curled fingers: knuckle bumps folded under, beside the index
+        k = knuckle - n * (17 * j) * s - u * (5 * j) * s
+        parts.append(cap(k - u * 8 * s, k + u * 6 * s, 9.0 * s, hover_mm + 6, hover_mm))
+    parts.append(cap(knuckle - u * 6 * s, f - u * 8 * s, 8.5 * s, hover_mm, tip_z + 4))
     return parts

@@ -114,6 +114,12 @@ class Look:
     shot_noise: float = 0.35
     jpeg_quality: int = 85
     optical_blur_px: float = 0.7
+    saturation: float = 0.9
+    """Webcams render colours a little washed out (1 = as the pieces are)."""
+    black_level: float = 6.0
+    """Lifted blacks (digital numbers) of the webcam's tone curve."""
+    gamma: float = 1.0
+    """Tone curve exponent applied to the 0–1 output (< 1 brightens the shadows)."""
     # the pieces and the player
     coins: CoinDesign = field(default_factory=CoinDesign)
     tiles: TileDesign = field(default_factory=TileDesign)
@@ -128,6 +134,7 @@ class Look:
         return cls(gradient=0.0, hotspot=0.0, vignetting=0.0, exposure_drift=0.0,
                    read_noise=0.0, shot_noise=0.0, jpeg_quality=100, optical_blur_px=0.0,
                    cloth_grain=0.0, cloth_mottle=0.0, shadow_strength=0.0,
+                   saturation=1.0, black_level=0.0, gamma=1.0,
                    lens=Lens(), pose=CameraPose())
 
     def with_(self, **changes: object) -> Look:
@@ -201,5 +208,7 @@ class Look:
             exposure_period_s=float(rng.uniform(3, 15)),
             read_noise=float(rng.uniform(0.5, 2.5)), shot_noise=float(rng.uniform(0.1, 0.4)),
             jpeg_quality=int(rng.integers(55, 96)), optical_blur_px=float(rng.uniform(0.4, 1.1)),
+            saturation=float(rng.uniform(0.75, 1.0)), black_level=float(rng.uniform(0, 14)),
+            gamma=float(rng.uniform(0.85, 1.05)),
             coins=coins, tiles=tiles, hand=hand, pose=pose, lens=lens,
         )

@@ -53,8 +53,8 @@ MAP_STEP = 8
 STEP_PX = 0.8
 """Largest move between two sub-exposure samples, in texture px (keeps streaks continuous)."""
 
-HAND_SHADING = ((0.0, 0.72), (2.5, 0.9), (6.5, 1.04))
-"""(shrink mm, brightness) of the three passes that round each part of the hand."""
+HAND_SHADING = ((0.0, 0.74), (1.5, 0.84), (3.5, 0.92), (6.5, 0.99), (11.0, 1.05))
+"""(shrink mm, brightness) of the passes that round each part of the hand."""
 MAX_HAND_SUBSAMPLES = 12
 HAND_SCALE = 0.5
 """Hands and moving shadows are drawn at this fraction of the texture's resolution."""
@@ -239,6 +239,11 @@ class Renderer:
         self._sigma = cv2.sqrt(level * look.shot_noise**2 + look.read_noise**2)
         self._sigma_mean = float(self._sigma.mean())
         self._still_cache: dict = {}
+        self._tone = None
+        if look.black_level != 0.0 or look.gamma != 1.0:
+            x = np.arange(256, dtype=np.float64) / 255.0
+            curve = look.black_level + (255.0 - look.black_level) * x**look.gamma
+            self._tone = np.clip(curve + 0.5, 0, 255).astype(np.uint8)
 
     # -- geometry --------------------------------------------------------------------------
     def tex_from_mm(self, pts_mm: np.ndarray) -> np.ndarray:
@@ -650,6 +655,9 @@ class Renderer:
             alpha += mask
         color *= 1.0 / n
         alpha *= 1.0 / (255.0 * n)
+        # skin is soft: no cartoon edges between the parts
+        color = cv2.GaussianBlur(color, (0, 0), 0.6)
+        alpha = cv2.GaussianBlur(alpha, (0, 0), 0.6)
         return _upscale(color, shape, q), _upscale(alpha, shape, q)
 
     def _camera_roi(self, box: Box) -> tuple[tuple[int, int, int, int], tuple[int, ...]]:
@@ -715,6 +723,10 @@ class Renderer:
         """Exposure drift, sensor noise and JPEG: float32 light → BGR uint8."""
         look = self.look
         gain = self.exposure_gain(t)
+        if look.saturation != 1.0:
+            gray = cv2.cvtColor(light, cv2.COLOR_BGR2GRAY)
+            light = cv2.addWeighted(light, look.saturation, cv2.merge([gray, gray, gray]),
+                                    1.0 - look.saturation, 0.0)
         if look.read_noise > 0 or look.shot_noise > 0:
             h, w = light.shape[:2]
             cv2.setRNGSeed(int(look.seed * 1_000_003 + index) & 0x7FFFFFFF)
@@ -731,6 +743,8 @@ class Renderer:
             out = cv2.addWeighted(light, gain, noise, 1.0, 0.0, dtype=cv2.CV_8U)
         else:
             out = cv2.addWeighted(light, gain, light, 0.0, 0.0, dtype=cv2.CV_8U)
+        if self._tone is not None:
+            out = cv2.LUT(out, self._tone)
         if self.jpeg and look.jpeg_quality < 100:
             ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, look.jpeg_quality])
             out = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else out
