@@ -50,10 +50,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="camera intrinsics (a profile, or an intrinsics object) to use")
     parser.add_argument("--chessboard", metavar="COLSxROWS",
                         help="calibrate the lens first from chessboard views (inner corners)")
+    parser.add_argument("--charuco", metavar="SQUARESxSQUARES",
+                        help="calibrate the lens first from ChArUco views (squares across x "
+                             "down, e.g. 5x7; with --square-mm, --marker-mm, --aruco-dict)")
     parser.add_argument("--square-mm", type=float, default=25.0,
-                        help="chessboard square side in mm (default 25)")
+                        help="chessboard / ChArUco square side in mm (default 25)")
+    parser.add_argument("--charuco-marker-mm", type=float, default=None,
+                        help="ChArUco marker side in mm (default: half the square)")
+    parser.add_argument("--aruco-dict", default="DICT_6X6_250",
+                        help="ChArUco board's ArUco dictionary (default DICT_6X6_250)")
     parser.add_argument("--views", nargs="+", metavar="IMAGE|VIDEO", default=[],
-                        help="chessboard images, or one video to sample a frame a second from")
+                        help="board images, or one video to sample a frame a second from")
     parser.add_argument("--verify", metavar="PROFILE.json",
                         help="check SOURCE against this profile: did the camera or a tile move?")
 
@@ -89,17 +96,30 @@ def _template(name: str, table_mm: tuple[float, float] | None) -> Layout:
 
 def _intrinsics(args: argparse.Namespace) -> Intrinsics | None:
     from calibration.intrinsics import (
+        CharucoPattern,
         ChessboardPattern,
         calibrate_images,
         read_images,
         sample_video,
     )
 
-    if args.chessboard:
-        match = re.fullmatch(r"(\d+)x(\d+)", args.chessboard)
+    if args.chessboard or args.charuco:
+        kind = "--chessboard" if args.chessboard else "--charuco"
+        match = re.fullmatch(r"(\d+)x(\d+)", args.chessboard or args.charuco)
         if not match or not args.views:
-            raise UsageError("--chessboard needs COLSxROWS (inner corners, e.g. 9x6) and --views")
-        pattern = ChessboardPattern(int(match.group(1)), int(match.group(2)), args.square_mm)
+            raise UsageError(f"{kind} needs COLSxROWS (e.g. 9x6 inner corners, or 5x7 ChArUco "
+                             "squares) and --views")
+        cols, rows = int(match.group(1)), int(match.group(2))
+        pattern: ChessboardPattern | CharucoPattern
+        if args.chessboard:
+            pattern = ChessboardPattern(cols, rows, args.square_mm)
+        else:
+            import cv2
+
+            if not hasattr(cv2.aruco, args.aruco_dict):
+                raise UsageError(f"--aruco-dict {args.aruco_dict!r} is not an ArUco dictionary")
+            marker = args.charuco_marker_mm or args.square_mm / 2
+            pattern = CharucoPattern(cols, rows, args.square_mm, marker, args.aruco_dict)
         try:
             if len(args.views) == 1 and Path(args.views[0]).suffix.lower() in (
                     ".mp4", ".avi", ".mov", ".mkv", ".webm"):

@@ -182,3 +182,15 @@ def test_aruco_corner_markers_option(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert profile.markers is not None and profile.markers.marker_mm == 60.0
     assert main(["calibrate", str(path), "--verify", str(out)]) == 0
     assert np.linalg.norm(profile.corners_px - CORNERS, axis=1).max() < 1.0
+
+
+def test_charuco_views_through_the_cli(opencv_samples: Path, tmp_path: Path,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    photo = str(opencv_samples / "aruco" / "choriginal.jpg")
+    code = main(["calibrate", photo, "--out", str(tmp_path / "x.json"), "--charuco", "5x7",
+                 "--square-mm", "40", "--charuco-marker-mm", "20", "--views", photo])
+    err = capsys.readouterr().err
+    assert code == 2 and "needs 3 good views, got 1" in err and len(err.splitlines()) == 1
+    assert main(["calibrate", photo, "--out", str(tmp_path / "x.json"), "--charuco", "5x7",
+                 "--aruco-dict", "DICT_NOPE", "--views", photo]) == 2
+    assert "not an ArUco dictionary" in capsys.readouterr().err

@@ -132,3 +132,38 @@ def test_intrinsics_json_and_point_round_trip() -> None:
     np.testing.assert_allclose(k.distort_points(k.undistort_points(pts)), pts, atol=0.01)
     with pytest.raises(ValueError, match="3x3"):
         Intrinsics.from_json({**k.to_json(), "camera_matrix": [[1, 0], [0, 1]]})
+
+
+def _charuco_views(pattern: CharucoPattern, k: np.ndarray, dist: np.ndarray, count: int
+                   ) -> list[tuple[str, np.ndarray]]:
+    """A printed ChArUco board seen by a known camera from `count` poses (640x480)."""
+    s, pad = 4.0, 80
+    board = pattern.board().generateImage(
+        (round(pattern.squares_x * pattern.square_mm * s),
+         round(pattern.squares_y * pattern.square_mm * s)), marginSize=0)
+    board = cv2.copyMakeBorder(board, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=255)
+    mm_to_board = np.array([[s, 0, pad - 0.5], [0, s, pad - 0.5], [0, 0, 1]])
+    yy, xx = np.mgrid[0:480, 0:640].astype(np.float32)
+    ideal = cv2.undistortPoints(np.c_[xx.ravel(), yy.ravel()].reshape(-1, 1, 2), k, dist,
+                                P=k).reshape(480, 640, 2)
+    rng = np.random.default_rng(0)
+    views = []
+    for i in range(count):
+        r = cv2.Rodrigues(rng.uniform([-0.5, -0.5, -0.3], [0.5, 0.5, 0.3]))[0]
+        t = np.array([-100, -140, 650]) + rng.uniform([-30, -30, -50], [30, 30, 50])
+        h = k @ np.column_stack([r[:, 0], r[:, 1], t]) @ np.linalg.inv(mm_to_board)
+        pinhole = cv2.warpPerspective(board, h, (640, 480), borderValue=128)
+        seen = cv2.remap(pinhole, ideal[..., 0], ideal[..., 1], cv2.INTER_LINEAR,
+                         borderValue=128)
+        views.append((f"pose{i}", seen))
+    return views
+
+
+def test_charuco_calibration_recovers_a_known_camera() -> None:
+    pattern = CharucoPattern(5, 7, 40.0, 20.0, "DICT_6X6_250")
+    k = np.array([[800.0, 0, 330], [0, 800.0, 235], [0, 0, 1]])
+    result = calibrate_images(_charuco_views(pattern, k, np.array([-0.2, 0.05, 0, 0, 0]), 8),
+                              pattern)
+    assert len(result.views) == 8 and result.rms_px < 0.5
+    assert result.intrinsics.fx == pytest.approx(800.0, rel=0.01)
+    assert abs(result.intrinsics.cx - 330) < 3 and abs(result.intrinsics.cy - 235) < 3
