@@ -116,6 +116,14 @@ def test_dispute_view_shows_the_ruling(stored: Served, page: Any) -> None:
     assert page.locator("#no-clip").is_visible()
     href = page.get_attribute("#bundle-link", "href")
     assert href and re.search(r"/export\?flick=\d+$", href)
+    if ruling.get("rule"):
+        assert item.locator(".rule").inner_text() == ruling["rule"]
+    # What if: the same session under another house rule.
+    page.wait_for_selector("#whatif-options select[name=own_gate_scores]", state="attached")
+    page.select_option("#whatif-options select[name=own_gate_scores]", "false")
+    page.click("#whatif-form button[type=submit]")
+    page.wait_for_selector("#whatif-result:has-text('would be ruled differently')")
+    assert page.locator("#whatif-result .changes li").count() >= 1
 
 
 def test_override_needs_the_pin(stored: Served, page: Any) -> None:

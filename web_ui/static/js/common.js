@@ -154,7 +154,7 @@ const Ref = (() => {
   }
 
   /* One ruling as a list item: time, kind, words, clause (the rule's words as a tooltip). */
-  function rulingItem(r, { onAnswer } = {}) {
+  function rulingItem(r, { onAnswer, showRule = false } = {}) {
     const cls = ["ruling", `k-${r.kind}`];
     if (r.provisional) cls.push("provisional");
     if (r.overruled) cls.push("overruled");
@@ -175,6 +175,7 @@ const Ref = (() => {
     if (r.overruled) tags.append(el("span", { class: "tag over", text: "overruled" }));
     tags.append(el("span", { class: "rid", text: `#${r.id}` }));
     li.append(tags);
+    if (showRule && r.rule) li.append(el("blockquote", { class: "rule", text: r.rule }));
     if (r.kind === "uncertain" && onAnswer && !r.overruled) {
       li.append(el("span", { class: "answer" },
         el("button", { type: "button", class: "small", text: "Yes, it counts", onclick: () => onAnswer(r, true) }),

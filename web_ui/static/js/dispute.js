@@ -54,7 +54,7 @@
         lines, pieces, offTable: off, focus: [f.coin] });
     }
     $("flick-events").replaceChildren(...f.events.map((e) => eventWords(e, f.t)));
-    $("flick-rulings").replaceChildren(...(f.rulings.length ? f.rulings.map((r) => Ref.rulingItem(r)) :
+    $("flick-rulings").replaceChildren(...(f.rulings.length ? f.rulings.map((r) => Ref.rulingItem(r, { showRule: true })) :
       [Ref.el("li", { class: "muted", text: "No ruling: nothing that the rules care about happened." })]));
     const sel = $("override-ruling");
     sel.replaceChildren(...f.rulings.map((r) => Ref.el("option", { value: r.id, text: `#${r.id} ${r.kind}: ${r.text.slice(0, 60)}` })));
