@@ -135,7 +135,7 @@ def _full_key(position: Position, rules: ArcRules) -> Hashable:
 @pytest.mark.parametrize("rules", RULE_SETS, ids=RULE_IDS)
 def test_the_canonical_table_key_loses_nothing(rules: ArcRules) -> None:
     """Solve mid-game positions with the whole position as key, and compare every entry."""
-    start = Position((Side(77), Side(72, last_step=3)), 0)
+    start = Position((Side(81), Side(76, last_step=3)), 0)
     exact = Solver(rules, key=_full_key)
     exact.value(start)
     canonical = Solver(rules)
