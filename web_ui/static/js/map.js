@@ -89,7 +89,7 @@ const TableMap = (() => {
       if (!at) continue;
       const [x, y] = P(at);
       const o = ownerOf(layout, req.coin);
-      svgEl.append(S("circle", { cx: x, cy: y, r: COIN_R + 4, class: "m-ghost",
+      svgEl.append(S("circle", { cx: x, cy: y, r: COIN_R + 6, class: "m-ghost",
         stroke: COLORS[o.n] || "#333" }));
       const t = S("text", { x: x, y: y - COIN_R - 10, class: "m-ghost-label" });
       t.textContent = `put ${Ref.coinTitle(req.coin)} here`;
