@@ -15,6 +15,10 @@ Model (one textbook assumption each):
 - coin–piece impact: the tile or stack is a fixed convex polygon (infinite mass), restitution
   e_piece, no tangential impulse;
 - off the table: a coin falls when its centre passes the table's edge, and is gone.
+
+Predictions are cached and redone only for the coins an event changed; a rebound is never
+slower than MIN_REBOUND_MM_S, which ends the endless chains of ever smaller impacts that nearly
+plastic impacts in a pressed cluster would make.
 """
 
 from __future__ import annotations
