@@ -2,7 +2,8 @@
 
     .venv/bin/python benchmarks/render_speed.py                  # 720p30, 90 frames
     .venv/bin/python benchmarks/render_speed.py --size 1080p --frames 60
-    .venv/bin/python benchmarks/render_speed.py --png docs/img/sim-frame.png --at 1.2 --seed 3
+    .venv/bin/python benchmarks/render_speed.py --png docs/img/sim-frame.png --seed 9 \
+        --png-width 720
 
 The demo timeline is self-contained (no physics): the eight Castle Croquetnole coins on their
 spots, a prisoner on a tower, two touching coins, a flipped coin, one coin sliding fast and a
@@ -79,6 +80,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--png", type=Path, help="save the frame at --at seconds and exit")
     parser.add_argument("--at", type=float, default=1.1)
+    parser.add_argument("--png-width", type=int, help="shrink the saved frame to this width")
+    parser.add_argument("--png-crop", help="save only x,y,w,h of the frame (native pixels)")
     parser.add_argument("--threads", type=int, default=1, help="OpenCV threads (default 1)")
     args = parser.parse_args(argv)
     cv2.setNumThreads(args.threads)
@@ -90,6 +93,12 @@ def main(argv: list[str] | None = None) -> int:
     setup = time.process_time() - t0
     if args.png:
         frame = renderer.frame(timeline, round(args.at * args.fps))
+        if args.png_crop:
+            x, y, w, h = (int(v) for v in args.png_crop.split(","))
+            frame = frame[y:y + h, x:x + w]
+        if args.png_width:
+            height = round(frame.shape[0] * args.png_width / frame.shape[1])
+            frame = cv2.resize(frame, (args.png_width, height), interpolation=cv2.INTER_AREA)
         args.png.parent.mkdir(parents=True, exist_ok=True)
         cv2.imwrite(str(args.png), frame, [cv2.IMWRITE_PNG_COMPRESSION, 9])
         print(f"wrote {args.png} ({args.png.stat().st_size // 1024} KB)")

@@ -224,6 +224,24 @@ def test_a_hand_reaching_over_a_coin_hides_it(clean: Renderer) -> None:
     assert np.all(np.linalg.norm(occluded - disc, axis=1) > 60)  # nothing of the coin
 
 
+def test_sensor_noise_has_the_looks_standard_deviation(clean: Renderer) -> None:
+    noisy = Renderer(LAYOUT, Look.clean().with_(read_noise=3.0))
+    still = Still(())
+    d = noisy.frame(still, 0).astype(np.float64) - clean.frame(still, 0)
+    flat = d[300:420, 250:330]  # plain cloth between the castles
+    assert flat.std() == pytest.approx(3.0, rel=0.08)
+    assert abs(flat.mean()) < 0.3
+    assert not np.array_equal(noisy.frame(still, 1), noisy.frame(still, 0))  # fresh each frame
+
+
+def test_auto_exposure_drifts_smoothly_within_its_amplitude() -> None:
+    renderer = Renderer(LAYOUT, Look.random(3).with_(exposure_drift=0.05, exposure_period_s=4.0))
+    gains = np.array([renderer.exposure_gain(t) for t in np.arange(0.0, 20.0, 1 / 30)])
+    assert gains.min() >= 0.95 - 1e-9 and gains.max() <= 1.05 + 1e-9
+    assert gains.max() - gains.min() > 0.04
+    assert np.abs(np.diff(gains)).max() < 0.005  # no jumps between frames
+
+
 def test_a_clip_is_written_and_reads_back(tmp_path) -> None:
     timeline = Sliding((-100.0, 0.0), (500.0, 0.0), duration=0.3)
     path = write_video(tmp_path / "clip.mp4", timeline, LAYOUT, Look.random(11), (1280, 720),
