@@ -191,14 +191,20 @@ class ScriptedTimeline:
     spans: Mapping[str, tuple[Span, ...]]
     gestures: tuple[Gesture, ...]
     end_s: float
+    _starts: dict[str, list[float]] = field(default_factory=dict, init=False, repr=False,
+                                            compare=False)
+
+    def __post_init__(self) -> None:
+        self._starts.update({c: [s.t0 for s in spans] for c, spans in self.spans.items()})
 
     @property
     def duration(self) -> float:
         return self.end_s
 
     def coin_pose(self, coin: str, t: float) -> CoinPose:
+        """One coin's exact pose at `t` (out of view while lifted or after a fall)."""
         spans = self.spans[coin]
-        i = max(bisect.bisect_right([s.t0 for s in spans], t) - 1, 0)
+        i = max(bisect.bisect_right(self._starts[coin], t) - 1, 0)
         span = spans[i]
         if span.slide is None:
             last = next((s.slide for s in reversed(spans[:i]) if s.slide is not None), None)
