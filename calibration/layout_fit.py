@@ -18,7 +18,7 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from calibration.problems import Problem
-from calibration.tiles import BACK, Blob, DetectedTile
+from calibration.tiles import BACK, Blob, DetectedTile, assign_suits
 from referee.layout import SUITS, Castle, Layout, Line, Piece
 
 
@@ -120,6 +120,11 @@ def fit_layout(template: Layout, tiles: Sequence[DetectedTile], blobs: Sequence[
             rigid = _rigid_from(expected[idx_e], found[idx_f], tol.place_mm)
     pairs = _match(rigid.apply(expected), found, tol.match_mm)
     matches = {names[e]: tiles[f] for e, f in pairs}
+    faces = [n for n, t in matches.items() if template.pieces[n].is_stack and t.ink_lab]
+    if len(faces) > 1:  # one Ace of each suit in a pack: the faces' suits all differ
+        suits = assign_suits([matches[n].ink_lab for n in faces])  # type: ignore[misc]
+        matches.update({n: replace(matches[n], ink=s) for n, s in zip(faces, suits,
+                                                                     strict=True)})
     placed = rigid.apply(expected)
 
     problems: list[Problem] = []

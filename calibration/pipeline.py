@@ -103,10 +103,10 @@ def lower_tiles(tiles: list[DetectedTile], template: Layout, plane: TablePlane,
     if camera is None or thickness_mm <= 0 or not tiles:
         return tiles
     first = fit_layout(template, tiles, (), tolerances)
-    layers = {id(t): template.pieces[name].layers for name, t in first.matches.items()}
+    layers = {t.center_mm: template.pieces[name].layers for name, t in first.matches.items()}
     lowered = []
     for tile in tiles:
-        h = layers.get(id(tile), 1) * thickness_mm
+        h = layers.get(tile.center_mm, 1) * thickness_mm
         centre = to_foot_mm(np.array([tile.center_mm]), h, camera)[0]
         corners = to_foot_mm(np.array(tile.corners_mm).reshape(-1, 2), h, camera)
         lowered.append(replace(tile, center_mm=(float(centre[0]), float(centre[1])),

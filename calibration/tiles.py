@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
+from scipy.optimize import linear_sum_assignment
 
 from calibration.pack import SUIT_BGR
 from calibration.plane import rectified_to_mm
@@ -31,6 +32,7 @@ class DetectedTile:
     angle_deg: float  # in [-45, 45): the square's turn, counter-clockwise seen from above
     size_mm: float
     ink: str | None = None  # a suit name, BACK, or None when unclear
+    ink_lab: tuple[float, float, float] | None = None  # the ink's colour (white-balanced Lab)
     corners_mm: tuple[tuple[float, float], ...] = ()  # the measured corners, when known
 
 
@@ -54,9 +56,10 @@ def _ink_refs(colours: Mapping[str, tuple[int, int, int]]) -> dict[str, np.ndarr
 
 
 def classify_ink(lab_top: np.ndarray, corners_rect: np.ndarray,
-                 colours: Mapping[str, tuple[int, int, int]] | None = None) -> str | None:
+                 colours: Mapping[str, tuple[int, int, int]] | None = None
+                 ) -> tuple[str | None, tuple[float, float, float] | None]:
     """What a tile's top shows: BACK (its grid), a suit (the ink colour nearest `colours`), or
-    None when no ink is seen.
+    None when no ink is seen; and the ink's white-balanced Lab colour when there is ink.
 
     A back is told by its structure, not its colour: the grid's two lines run across the tile
     through its centre.  `lab_top` is the rectified image in Lab (float32), `corners_rect` the
@@ -72,13 +75,13 @@ def classify_ink(lab_top: np.ndarray, corners_rect: np.ndarray,
     cv2.fillConvexPoly(mask, np.round(inner - [x0, y0]).astype(np.int32), 255)
     lab = crop[mask > 0]
     if len(lab) < 20:
-        return None
+        return None, None
     paper = np.percentile(lab[:, 0], 90)
     paper_lab = np.median(lab[lab[:, 0] >= paper - 5], axis=0)
     weight = np.array([0.7, 1.0, 1.0], np.float32)
     ink = lab[np.linalg.norm((lab - paper_lab) * weight, axis=1) > 25]
     if len(ink) < 0.02 * len(lab):
-        return None
+        return None, None
     mids = (corners_rect + np.roll(corners_rect, -1, axis=0)) / 2
     on_grid = []
     for p, q in ((mids[0], mids[2]), (mids[1], mids[3])):
@@ -92,10 +95,39 @@ def classify_ink(lab_top: np.ndarray, corners_rect: np.ndarray,
             best = np.maximum(best, np.linalg.norm((values - paper_lab) * weight, axis=1))
         on_grid.append(float(np.mean(best > 25)))
     if min(on_grid) > 0.8:
-        return BACK
-    colour = np.median(ink, axis=0)
+        return BACK, None
+    # The strongest ink (blur mixes thin strokes with paper), white-balanced against the
+    # paper: the references are inks on white paper.
+    strength = np.linalg.norm((ink - paper_lab) * weight, axis=1)
+    ink = ink[strength >= np.percentile(strength, 60)]
+    balanced = ink.astype(np.float64).copy()
+    balanced[:, 0] *= 255.0 / max(float(paper_lab[0]), 1.0)
+    balanced[:, 1:] -= paper_lab[1:] - 128.0
+    colour = np.median(balanced, axis=0)
     weight_ref = np.array([0.5, 1.0, 1.0])
-    return min(refs, key=lambda k: float(np.linalg.norm((refs[k] - colour) * weight_ref)))
+    suit = min(refs, key=lambda k: float(np.linalg.norm((refs[k] - colour) * weight_ref)))
+    return suit, (float(colour[0]), float(colour[1]), float(colour[2]))
+
+
+def assign_suits(inks_lab: Sequence[tuple[float, float, float]],
+                 colours: Mapping[str, tuple[int, int, int]] | None = None,
+                 ambiguity: float = 1.5) -> list[str]:
+    """Suits for several faces that should all differ (a pack has one Ace of each suit): the
+    assignment (Hungarian) nearest the reference colours overall, where the colours allow."""
+    refs = _ink_refs(colours or SUIT_BGR)
+    names = list(refs)
+    weight = np.array([0.5, 1.0, 1.0])
+    cost = np.array([[float(np.linalg.norm((refs[n] - np.array(c)) * weight)) for n in names]
+                     for c in inks_lab])
+    nearest = cost.argmin(axis=1)
+    rows, cols = linear_sum_assignment(cost)
+    out = [names[k] for k in nearest]
+    for r, c in zip(rows, cols, strict=True):
+        # Take the distinct suit only when the colour fits it nearly as well: two faces of
+        # one clear suit (a tile from another pack) stay as they are, and are reported.
+        if cost[r, c] <= ambiguity * cost[r, nearest[r]] + 5.0:
+            out[r] = names[c]
+    return out
 
 
 def detect_tiles(top: np.ndarray, affine: np.ndarray, tile_mm: float,
@@ -155,9 +187,9 @@ def detect_tiles(top: np.ndarray, affine: np.ndarray, tile_mm: float,
         angles = np.degrees(np.arctan2(edges[:, 1], edges[:, 0]))
         angle = float(np.degrees(np.angle(np.mean(np.exp(4j * np.radians(angles))))) / 4)
         size = float(np.mean(np.linalg.norm(edges, axis=1)))
+        ink, ink_lab = classify_ink(lab_top, corners, colours)
         tiles.append(DetectedTile((float(centre_mm[0]), float(centre_mm[1])),
-                                  (angle + 45.0) % 90.0 - 45.0, size,
-                                  classify_ink(lab_top, corners, colours),
+                                  (angle + 45.0) % 90.0 - 45.0, size, ink, ink_lab,
                                   tuple((float(x), float(y)) for x, y in corners_mm)))
     return tiles, blobs
 
