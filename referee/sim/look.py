@@ -182,8 +182,11 @@ class Look:
             azimuth_deg=float(rng.uniform(0, 360)), yaw_deg=float(rng.normal(0, 3)),
             target_mm=(float(rng.normal(0, 15)), float(rng.normal(0, 15))),
         )
-        lens = Lens(hfov_deg=hfov, k1=float(rng.uniform(-0.3, 0.02)),
-                    k2=float(rng.uniform(-0.02, 0.1)), p1=float(rng.normal(0, 0.0015)),
+        k1 = float(rng.uniform(-0.3, 0.02))
+        # barrel lenses need k2 > 0: with k2 ≥ 0.643·k1² the radial map r(1 + k1 r² + k2 r⁴)
+        # keeps a slope ≥ 0.3 at every radius, so the image never folds over itself
+        k2 = (0.643 * k1 * k1 if k1 < 0 else 0.0) + float(rng.uniform(0.0, 0.05))
+        lens = Lens(hfov_deg=hfov, k1=k1, k2=k2, p1=float(rng.normal(0, 0.0015)),
                     p2=float(rng.normal(0, 0.0015)), k3=0.0,
                     principal_offset_px=(float(rng.normal(0, 6)), float(rng.normal(0, 6))))
         warm = float(rng.uniform(-0.08, 0.1))

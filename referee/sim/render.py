@@ -282,7 +282,15 @@ class Renderer:
         gu = np.arange(0, w + MAP_STEP, MAP_STEP, dtype=np.float64)
         gv = np.arange(0, h + MAP_STEP, MAP_STEP, dtype=np.float64)
         cu, cv = np.meshgrid(gu, gv)
-        coarse = cam.px_to_mm(np.column_stack([cu.ravel(), cv.ravel()]))
+        grid_px = np.column_stack([cu.ravel(), cv.ravel()])
+        coarse = cam.px_to_mm(grid_px)
+        # where the inverse distortion did not converge (a lens folding over itself), the
+        # pixel sees nothing: better a blank corner than a wrong one
+        ok = np.isfinite(coarse).all(axis=1)
+        back = np.full_like(grid_px, np.inf)
+        if ok.any():
+            back[ok] = cam.project_mm_to_px(coarse[ok])
+        coarse[np.linalg.norm(back - grid_px, axis=1) > 0.05] = np.nan
         coarse = coarse.reshape(len(gv), len(gu), 2)
         ground = _bilinear(coarse, np.arange(w) / MAP_STEP, np.arange(h) / MAP_STEP)
         ground = ground.reshape(-1, 2)

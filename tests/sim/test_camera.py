@@ -107,3 +107,7 @@ def test_random_looks_frame_the_table_with_a_plausible_webcam() -> None:
         assert np.all(corners[:, 1] < 760)
         span = corners[:, 1].max() - corners[:, 1].min()
         assert span > 0.6 * 720  # the table fills most of the image height
+        # the lens does not fold: every image corner maps to one table point and back
+        image_corners = np.array([(0.0, 0.0), (1279.0, 0.0), (1279.0, 719.0), (0.0, 719.0)])
+        back = cam.project_mm_to_px(cam.px_to_mm(image_corners))
+        np.testing.assert_allclose(back, image_corners, atol=1e-4)
