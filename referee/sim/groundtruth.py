@@ -27,7 +27,7 @@ from referee.sim.physics import Impact, Obstacle, SimResult, Slide, Table, posit
 T_DECIMALS = 9
 """Event times are written to the nanosecond."""
 MM_DECIMALS = 6
-"""Positions are written to the micrometre... well, nanometre: exact to float precision."""
+"""Positions are written to the nanometre (6 decimals of a millimetre)."""
 
 _ORDER = {"flick": 0, "cross": 1, "contact": 2, "hit": 3, "off_table": 4, "settled": 5}
 """Tie order at one instant (RULES-SPEC §1.3: crossings before contacts)."""
