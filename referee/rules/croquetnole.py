@@ -406,7 +406,17 @@ class CroquetnoleState:
         while True:
             castle, phase = g.schedule[self.turn.slot]
             if phase == "guard":
-                self.turn.coin = g.guard_of[castle]
+                guard = self.guards[g.guard_of[castle]]
+                if self.turn.banked.get(guard.coin, 0) < 0:
+                    # own_passive_offtable_penalty: this guard lost its play this turn.
+                    del self.turn.banked[guard.coin]
+                    notes.append(f"{self._name(guard.coin)} lost its play this turn "
+                                 "(it was knocked off the table).")
+                    if not self._advance():
+                        return notes, None
+                    continue
+                guard.struck = []  # the no-repeat list is per play (§2.1, G-CCN-26)
+                self.turn.coin = guard.coin
                 break
             self.turn.flicked = []
             self.turn.leave_bonus_used = False
@@ -426,6 +436,7 @@ class CroquetnoleState:
                 notes.append(f"{self._name(knight.coin)} has recovered and goes back to its "
                              "start zone; it may be played this turn.")
             if knight.status != "prisoner":
+                knight.struck = []
                 self.turn.coin = knight.coin
                 break
             notes.append(f"{self._name(knight.coin)} is a prisoner of castle "
@@ -768,6 +779,7 @@ class CroquetnoleState:
         k.member = None
         if j == i and k.home_exit_pending:
             k.home_exit_pending = False
+            k.struck = []  # leaving home is a course item: a score clears the list (CCN-41)
             if self.o["own_gate_scores"]:
                 self._score_bonus(k, f"out-{i}", "CCN-26")
             return
@@ -1186,13 +1198,6 @@ class CroquetnoleState:
         if m.void in ("foul", "reject") and self.turn.flicks_left > 0:
             return
         if self.turn.flicks_left <= 0:
-            self._next_slot()
-            self._skip_lost_plays()
-
-    def _skip_lost_plays(self) -> None:
-        """A guard that lost its play to own_passive_offtable_penalty is skipped."""
-        while not self.over and self.turn.banked.get(self.turn.coin, 0) < 0:
-            self.turn.banked.pop(self.turn.coin)
             self._next_slot()
 
     def _settle_crossings(self, m: Motion) -> None:

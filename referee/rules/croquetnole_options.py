@@ -57,7 +57,9 @@ OPTIONS: tuple[Option, ...] = (
            ("any_foreign_castle", "sequence_target_only"), where="G-CCN-10"),
     Option("rescue_requires_active_guard", False, kind=bool, where="G-CCN-16"),
     Option("rescuer_keeps_flicks", False, kind=bool, where="G-CCN-14"),
-    Option("guards_enter_foreign_castles", False, kind=bool, where="G-CCN-17"),
+    # The source says "For a coin to be flicked into the gate of a castle before it has left
+    # the castle it is already in is illegal": guards too (the spec's G-CCN-17 exempted them).
+    Option("guards_enter_foreign_castles", True, kind=bool, where="CCN-51, G-CCN-17"),
     Option("release_immunity", "none", ("none", "through_next_turn"), where="G-CCN-18"),
     # Errors and penalties
     Option("illegal_rollback", "all_coins", ("all_coins", "offending_coin_only"),

@@ -256,8 +256,6 @@ def test_ccn_41_score_resets_the_struck_coins():
     assert res.tp == (1, "moons", 3, "knight")
 
 
-@pytest.mark.xfail(reason="ENGINE? CCN-41: the own-gate exit scores (+1) but does not clear the "
-                   "struck set (G-CCN-26: cleared on any course item)", strict=True)
 def test_ccn_41_own_gate_exit_also_resets_the_struck_coins():
     """CCN-41 (G-CCN-22/26): with own_gate_scores (default) leaving the own gate is a scored
     course item, and "a knight's set is cleared whenever the knight scores (any course
@@ -284,8 +282,6 @@ def test_ccn_41_guard_struck_set_is_not_reset():
     assert res.tp == (2, "suns", 1, "knight")
 
 
-@pytest.mark.xfail(reason="ENGINE? CCN-41: the no-repeat set survives into the next turn "
-                   "(§2.1/G-CCN-26: struck is per turn, reset each turn)", strict=True)
 def test_ccn_41_struck_set_resets_next_turn():
     """CCN-41 (G-CCN-26): the no-repeat set is per turn: next turn the same coin pays again."""
     res = run(quiet_round(), shot("moons", contact("moons", "suns")), end_play(1), shot("ace"),

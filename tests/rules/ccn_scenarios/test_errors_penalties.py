@@ -146,9 +146,6 @@ def test_ccn_51_off_duty_guard_through_foreign_gate_is_legal():
 # said to have entered a castle if it passed in through that castle's gate" covers guards too.
 # RULES-SPEC G-CCN-17 instead adopts Carroll's N.B. (guards ignore other gates) as the default
 # (guards_enter_foreign_castles = false).  The source text wins here.
-@pytest.mark.xfail(reason="ENGINE? CCN-51: source says 'a coin' flicked into another gate before "
-                   "leaving its castle is illegal; engine (spec G-CCN-17 default) exempts guards",
-                   strict=True)
 def test_ccn_51_on_duty_guard_flicked_into_foreign_gate_is_illegal():
     """CCN-51 (source text): the on-duty Moons guard, still inside its own castle, flicked in
     through the Suns gate makes an illegal entry: replaced, no more flicks that turn."""
