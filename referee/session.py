@@ -32,6 +32,7 @@ from __future__ import annotations
 import bisect
 import contextlib
 import itertools
+import logging
 import queue
 import threading
 import time
@@ -669,6 +670,14 @@ class SessionRunner:
         self._wake.set()
 
     def _run(self) -> None:
+        try:
+            self._play()
+        except Exception as exc:  # never die silently: say so on the page and in the store
+            logging.getLogger(__name__).exception("session %s stopped", self.id)
+            with contextlib.suppress(Exception):
+                self._set_status("error", error=f"{type(exc).__name__}: {exc}")
+
+    def _play(self) -> None:
         src = self.source
         assert src is not None
         self._set_status("running", source=src.describe())

@@ -236,3 +236,16 @@ def test_rulings_are_provisional_until_the_coins_settle(ref: Referee,
     assert all(r["provisional"] == (r["seq"] >= last_flick) for r in during)
     runner.add_source_event(events[settle], settle)
     assert not any(r["provisional"] for r in runner.ruling_list())
+
+
+def test_a_source_that_breaks_shows_an_error(ref: Referee,
+                                             example_events: list[Event]) -> None:
+    class Broken(EventFileSource):
+        def items(self, start_index: int, start_t: float) -> Iterator[SourceItem]:
+            yield from super().items(start_index, start_t)
+            raise RuntimeError("decoder crashed")
+
+    runner = ref.new_session("castle-croquetnole", {}, Broken(example_events[:4], speed=500))
+    wait_for(lambda: runner.status == "error")
+    assert runner.head == 4
+    assert "decoder crashed" in ref.store.notes(runner.id, "status")[-1]["data"]["error"]
