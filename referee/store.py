@@ -330,8 +330,50 @@ class SessionStore:
             zf.writestr("frames.csv", "frame,t\n" + "".join(
                 f"{f},{t}\n" for f, t in self.frames(session)))
             if info.video and Path(info.video).is_file():
-                zf.write(info.video, "clip" + Path(info.video).suffix.lower())
+                clip = None
+                if start_t is not None and end_t is not None:
+                    clip = cut_clip(info.video, start_t, end_t)
+                if clip is not None:
+                    zf.writestr("clip.mp4", clip)
+                else:
+                    zf.write(info.video, "clip" + Path(info.video).suffix.lower())
         return buf.getvalue()
+
+
+def cut_clip(video: str | Path, start_t: float, end_t: float) -> bytes | None:
+    """The frames of `video` between `start_t` and `end_t` (seconds) as an MP4, or None when
+    the video cannot be read (the caller then ships the whole file)."""
+    import tempfile
+
+    import cv2
+
+    cap = cv2.VideoCapture(str(video))
+    try:
+        if not cap.isOpened():
+            return None
+        fps = cap.get(cv2.CAP_PROP_FPS) or 0.0
+        if fps <= 0:
+            return None
+        cap.set(cv2.CAP_PROP_POS_MSEC, max(0.0, start_t) * 1000.0)
+        with tempfile.TemporaryDirectory() as tmp:
+            out_path = Path(tmp) / "clip.mp4"
+            writer = None
+            while True:
+                t = cap.get(cv2.CAP_PROP_POS_MSEC) / 1000.0
+                ok, frame = cap.read()
+                if not ok or t > end_t:
+                    break
+                if writer is None:
+                    h, w = frame.shape[:2]
+                    writer = cv2.VideoWriter(str(out_path), cv2.VideoWriter_fourcc(*"mp4v"),
+                                             fps, (w, h))
+                writer.write(frame)
+            if writer is None:
+                return None
+            writer.release()
+            return out_path.read_bytes()
+    finally:
+        cap.release()
 
 
 @dataclass

@@ -179,3 +179,24 @@ def test_kill_9_during_a_replay_loses_nothing(tmp_path: Path,
     assert [r["text"] for r in store.rulings(sid)] == [r.text for r in expected.rulings]
     assert json.loads(json.dumps(expected.state.summary())) == final
     store.close()
+
+
+def test_a_flick_bundle_holds_only_its_clip(tmp_path: Path, store: SessionStore) -> None:
+    import cv2
+    import numpy as np
+
+    video = tmp_path / "rec.mp4"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"mp4v"), 10.0, (64, 48))
+    for n in range(50):
+        writer.write(np.full((48, 64, 3), n * 5, np.uint8))
+    writer.release()
+    sid = store.create_session("castle-croquetnole")
+    store.add_note(sid, "video", {"path": str(video)})
+    with zipfile.ZipFile(io.BytesIO(store.export_bundle(sid, start_t=1.0, end_t=2.0))) as zf:
+        (tmp_path / "clip.mp4").write_bytes(zf.read("clip.mp4"))
+    cap = cv2.VideoCapture(str(tmp_path / "clip.mp4"))
+    frames = int(cap.get(cv2.CAP_PROP_FRAME_COUNT))
+    cap.release()
+    assert 9 <= frames <= 12
+    with zipfile.ZipFile(io.BytesIO(store.export_bundle(sid))) as zf:
+        assert zf.getinfo("clip.mp4").file_size == video.stat().st_size
