@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import zipfile
+from pathlib import Path
 
 from flask.testing import FlaskClient
 
@@ -267,3 +268,20 @@ def test_camera_overlay_data(client: FlaskClient, runner: SessionRunner,
     got = client.get("/api/camera").get_json()
     assert got["has_frame"] and got["homography_mm_to_px"] == h
     assert got["coins"] == {"moons": [0.0, -254.0]} and got["tracks"] == {}
+
+
+def test_video_with_ranges_and_the_flick_clip(client: FlaskClient, runner: SessionRunner,
+                                              referee: Referee, tmp_path: Path) -> None:
+    video = tmp_path / "rec.mp4"
+    video.write_bytes(bytes(range(256)) * 4)
+    referee.store.add_note(runner.id, "video", {"path": str(video)})
+    with client.get(f"/api/sessions/{runner.id}/video") as resp:
+        assert resp.status_code == 200 and resp.data == video.read_bytes()
+    with client.get(f"/api/sessions/{runner.id}/video", headers={"Range": "bytes=10-19"}) as resp:
+        assert resp.status_code == 206 and resp.data == bytes(range(10, 20))
+    flick = client.get("/api/flicks").get_json()[5]
+    clip = client.get(f"/api/flicks/{flick['seq']}").get_json()["clip"]
+    assert clip["url"] == f"/api/sessions/{runner.id}/video"
+    assert clip["start"] == max(0.0, flick["t"] - 3.0) and clip["end"] > flick["t"]
+    video.unlink()
+    assert client.get(f"/api/sessions/{runner.id}/video").status_code == 404
