@@ -112,6 +112,9 @@ class Look:
     exposure_period_s: float = 7.0
     read_noise: float = 2.0
     shot_noise: float = 0.35
+    temporal_noise: float = 0.4
+    """The share of the noise variance that changes every frame (webcams denoise over time;
+    the rest is a fixed pattern).  Temporal noise is what makes video files big."""
     jpeg_quality: int = 85
     optical_blur_px: float = 0.7
     saturation: float = 0.9
@@ -210,6 +213,7 @@ class Look:
             exposure_drift=float(rng.uniform(0, 0.06)),
             exposure_period_s=float(rng.uniform(3, 15)),
             read_noise=float(rng.uniform(0.5, 2.5)), shot_noise=float(rng.uniform(0.1, 0.4)),
+            temporal_noise=float(rng.uniform(0.2, 0.5)),
             jpeg_quality=int(rng.integers(55, 96)), optical_blur_px=float(rng.uniform(0.4, 1.1)),
             saturation=float(rng.uniform(0.75, 1.0)), black_level=float(rng.uniform(0, 14)),
             gamma=float(rng.uniform(0.85, 1.05)),

@@ -239,6 +239,10 @@ class Renderer:
         self._sigma = cv2.sqrt(level * look.shot_noise**2 + look.read_noise**2)
         self._sigma_mean = float(self._sigma.mean())
         self._still_cache: dict = {}
+        self._fixed_noise = None
+        if (look.read_noise > 0 or look.shot_noise > 0) and look.temporal_noise < 1.0:
+            # the part of the noise a webcam's temporal denoising leaves the same every frame
+            self._fixed_noise = self._noise(-1, math.sqrt(1.0 - look.temporal_noise))
         self._tone = None
         if look.black_level != 0.0 or look.gamma != 1.0:
             x = np.arange(256, dtype=np.float64) / 255.0
@@ -717,6 +721,25 @@ class Renderer:
         self._still_cache = cache  # keep only what this frame used
         return frame
 
+    def _noise(self, seed: int, fraction: float) -> np.ndarray:
+        """A field of sensor noise with per-pixel standard deviation `fraction`·sigma.
+
+        Demosaicing and denoising leave noise a little correlated: it is drawn at half
+        resolution (colour noise at a quarter) and upsampled, which is also 4× cheaper.
+        Bilinear 2× (4×) upsampling keeps 0.625 (0.656) of the standard deviation; 0.937 of
+        the noise is shared by the three channels and 0.35 is not.
+        """
+        h, w = self.camera.height_px, self.camera.width_px
+        cv2.setRNGSeed(int(self.look.seed * 1_000_003 + seed) & 0x7FFFFFFF)
+        luma = np.empty((max(h // 2, 1), max(w // 2, 1)), np.float32)
+        cv2.randn(luma, 0.0, fraction * 0.937 / 0.625)
+        luma = cv2.resize(luma, (w, h), interpolation=cv2.INTER_LINEAR)
+        luma *= self._sigma
+        chroma = np.empty((max(h // 4, 1), max(w // 4, 1), 3), np.float32)
+        cv2.randn(chroma, 0.0, fraction * 0.35 / 0.656 * self._sigma_mean)
+        chroma = cv2.resize(chroma, (w, h), interpolation=cv2.INTER_LINEAR)
+        return cv2.add(chroma, cv2.merge([luma, luma, luma]))
+
     def exposure_gain(self, t: float) -> float:
         """Auto-exposure drift: a slow, smooth wander of the overall gain."""
         look = self.look
@@ -736,20 +759,9 @@ class Renderer:
             light = cv2.addWeighted(light, look.saturation, cv2.merge([gray, gray, gray]),
                                     1.0 - look.saturation, 0.0)
         if look.read_noise > 0 or look.shot_noise > 0:
-            h, w = light.shape[:2]
-            cv2.setRNGSeed(int(look.seed * 1_000_003 + index) & 0x7FFFFFFF)
-            # demosaicing and denoising leave noise a little correlated: draw it at half
-            # resolution (colour noise at a quarter) and upsample, which is also 4× cheaper.
-            # Bilinear 2× (4×) upsampling keeps 0.625 (0.656) of the standard deviation, so
-            # the per-pixel noise is sigma: 0.937 of it shared by the channels, 0.35 not.
-            luma = np.empty((max(h // 2, 1), max(w // 2, 1)), np.float32)
-            cv2.randn(luma, 0.0, 0.937 / 0.625)
-            luma = cv2.resize(luma, (w, h), interpolation=cv2.INTER_LINEAR)
-            luma *= self._sigma
-            chroma = np.empty((max(h // 4, 1), max(w // 4, 1), 3), np.float32)
-            cv2.randn(chroma, 0.0, 0.35 / 0.656 * self._sigma_mean)
-            chroma = cv2.resize(chroma, (w, h), interpolation=cv2.INTER_LINEAR)
-            noise = cv2.add(chroma, cv2.merge([luma, luma, luma]))
+            noise = self._noise(index, math.sqrt(look.temporal_noise))
+            if self._fixed_noise is not None:
+                noise += self._fixed_noise
             out = cv2.addWeighted(light, gain, noise, 1.0, 0.0, dtype=cv2.CV_8U)
         else:
             out = cv2.addWeighted(light, gain, light, 0.0, 0.0, dtype=cv2.CV_8U)
@@ -839,3 +851,10 @@ def write_video(path: str | Path, timeline: SceneTimeline, layout: Layout, look:
                  look_seed=look.seed)
     path.with_suffix(".camera.json").write_text(json.dumps(truth, indent=1) + "\n")
     return path
+
+
+def render_video(timeline: SceneTimeline, layout: Layout, out_path: str | Path, *,
+                 seed: int = 0, size: tuple[int, int] = (1280, 720), fps: float = 30.0,
+                 progress: bool = True) -> None:
+    """The `referee simulate --video` hook: a clip in the look `Look.random(seed)`."""
+    write_video(out_path, timeline, layout, Look.random(seed), size, fps, progress=progress)

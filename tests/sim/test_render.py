@@ -207,6 +207,17 @@ def test_suit_sides_show_the_suit_colours(clean: Renderer) -> None:
     assert PIECEPACKR_SUITS["suns"][0] > 200
 
 
+def test_a_flipped_coin_shows_its_other_face(clean: Renderer) -> None:
+    """Same coin, same place: the suit side and the value side differ where the art is."""
+    suit = clean.frame(Still((CoinPose("moons", (0.0, 0.0), 0.0, "moons"),)), 0)
+    value = clean.frame(Still((CoinPose("moons", (0.0, 0.0), 0.0, "ace"),)), 0)
+    turned = clean.frame(Still((CoinPose("moons", (0.0, 0.0), 90.0, "moons"),)), 0)
+    u, v = (round(c) for c in clean.camera.project_mm_to_px((0.0, 0.0), COIN_TOP_MM)[0])
+    window = (slice(v - 7, v + 8), slice(u - 7, u + 8))
+    assert diff_mask(suit[window], value[window]).mean() > 40
+    assert diff_mask(suit[window], turned[window]).mean() > 20  # the art turns with the coin
+
+
 def test_a_hand_reaching_over_a_coin_hides_it(clean: Renderer) -> None:
     coin = CoinPose("crowns", (0.0, 20.0), 0.0, "crowns")
     hand = HandPose(fingertip_mm=(0.0, 100.0), arm_from_mm=(0.0, -600.0))
@@ -231,7 +242,10 @@ def test_sensor_noise_has_the_looks_standard_deviation(clean: Renderer) -> None:
     flat = d[300:420, 250:330]  # plain cloth between the castles
     assert flat.std() == pytest.approx(3.0, rel=0.08)
     assert abs(flat.mean()) < 0.3
-    assert not np.array_equal(noisy.frame(still, 1), noisy.frame(still, 0))  # fresh each frame
+    # a share `temporal_noise` of the variance is drawn afresh each frame, the rest is fixed
+    change = noisy.frame(still, 1).astype(np.float64) - noisy.frame(still, 0)
+    expected = math.sqrt(2 * noisy.look.temporal_noise) * 3.0
+    assert change[300:420, 250:330].std() == pytest.approx(expected, rel=0.08)
 
 
 def test_auto_exposure_drifts_smoothly_within_its_amplitude() -> None:
