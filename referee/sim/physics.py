@@ -51,10 +51,13 @@ cluster make an endless chain of ever smaller impacts ("inelastic collapse", McN
 
 
 def effective_restitution(e: float, approach_mm_s: float) -> float:
-    """e, raised so the rebound speed e·v_n is at least MIN_REBOUND_MM_S (at most 1)."""
+    """e, raised so the rebound speed e·v_n is at least MIN_REBOUND_MM_S.
+
+    Above 1 only for micro-impacts slower than the floor: they leave at MIN_REBOUND_MM_S.
+    """
     if approach_mm_s <= 0.0:
         return e
-    return max(e, min(1.0, MIN_REBOUND_MM_S / approach_mm_s))
+    return max(e, MIN_REBOUND_MM_S / approach_mm_s)
 
 
 @dataclass(frozen=True)
@@ -600,7 +603,7 @@ def _pair_contact(sa: Slide, sb: Slide, t: float, d: float, horizon: float) -> f
         # Both moving while touching with no closing speed: they may press together without
         # ever parting (their decelerations differ in direction).  Catch that when the overlap
         # reaches TOUCH_TOL_MM, so no overlap grows unseen and no impulse chain stalls time.
-        inner = (d - TOUCH_TOL_MM) ** 2
+        inner = (min(gap + d, d) - TOUCH_TOL_MM) ** 2  # a further 1e-7 mm from now
         tau_press = first_entry(dist2 - Polynomial([inner]), horizon)
         if tau_press is not None and (tau is None or tau_press < tau):
             tau = tau_press
