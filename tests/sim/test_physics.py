@@ -235,3 +235,20 @@ def test_random_breaks_never_overlap(seed: int) -> None:
                 assert math.dist(ps[a], ps[b]) >= D - 1e-6
             for tile in tiles:
                 assert tile.distance(ps[a]) >= R - 1e-6
+
+
+@pytest.mark.parametrize("seed", [0, 2])
+def test_plastic_rack_ends_without_overlap(seed: int) -> None:
+    """Plastic impacts into touching coins press them together in endless micro-impacts
+    unless the rebound floor breaks the chain; none may ever overlap."""
+    rng = np.random.default_rng(seed)
+    pos = {f"r{row}{j}": (100 + row * D * math.sqrt(3) / 2, (j - row / 2) * D)
+           for row in range(3) for j in range(row + 1)}
+    pos["cue"] = (-100.0, float(rng.uniform(-4, 4)))
+    table = Table(BIG, (), PhysicsParams(e_coin=0.0))
+    res = simulate(table, pos, 0.0, {"cue": (2500.0, float(rng.normal(0, 30)))})
+    assert 20 < len(res.impacts) < 2000
+    for t in np.linspace(0.0, res.t_rest, 600):
+        arr = np.array([position_at(s, float(t)) for s in res.slides.values()])
+        gaps = np.sqrt(((arr[:, None, :] - arr[None, :, :]) ** 2).sum(-1)) + np.eye(len(arr)) * D
+        assert gaps.min() >= D - 1e-6
