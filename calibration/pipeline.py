@@ -7,6 +7,8 @@ arguments and everything measured kept in the returned profile.
 
 from __future__ import annotations
 
+import itertools
+import math
 from dataclasses import dataclass, replace
 
 import cv2
@@ -27,9 +29,12 @@ from calibration.profile import CalibrationProfile
 from calibration.table_detect import (
     CornerMarkers,
     aruco_marker_corners_mm,
+    check_quad,
     detect_corner_markers,
     detect_table,
-    outer_edge_quad,
+    outer_edge_lines,
+    quad_from_lines,
+    side_lines,
 )
 from calibration.tiles import Blob, DetectedTile, detect_tiles
 from referee.layout import Layout
@@ -167,9 +172,10 @@ def calibrate_still(image: np.ndarray, template: Layout, table_mm: tuple[float, 
     if table.method == "auto" and tiles:
         table, tiles, blobs = _prefer_rim(image, table, tiles, blobs, template, table_mm,
                                           notes, tile_thickness_mm)
-    ratio = layout_scale(tiles, table.plane, table.plane, template, tile_thickness_mm)
-    if ratio is not None and abs(ratio - 1) > 0.015:
-        notes.append(f"the layout measures {100 * (ratio - 1):+.1f} % against the template: is "
+    scales = layout_scale(tiles, table.plane, table.plane, template, tile_thickness_mm)
+    if scales is not None and max(abs(s - 1) for s in scales) > 0.015:
+        notes.append(f"the layout measures {100 * (scales[0] - 1):+.1f} % east-west and "
+                     f"{100 * (scales[1] - 1):+.1f} % north-south against the template: is "
                      f"the table really {table_mm[0]:g} x {table_mm[1]:g} mm (--table-mm), and "
                      "are these its corners?")
     tiles = lower_tiles(tiles, template, table.plane, tile_thickness_mm, tolerances)
@@ -186,12 +192,13 @@ def calibrate_still(image: np.ndarray, template: Layout, table_mm: tuple[float, 
 
 
 def layout_scale(tiles: list[DetectedTile], found_in: TablePlane, seen_by: TablePlane,
-                 template: Layout, thickness_mm: float = 0.0) -> float | None:
-    """How much bigger the tiles' layout measures than the template through `seen_by`.
+                 template: Layout, thickness_mm: float = 0.0) -> tuple[float, float] | None:
+    """How much bigger the tiles' layout measures than the template through `seen_by`,
+    east-west and north-south.
 
     Tiles found through `found_in` are re-measured through `seen_by` (to compare candidate
-    planes without finding tiles twice), stood on their feet, matched, and a similarity
-    (RANSAC) fitted between template and measured centres: its scale.  Centre spacing is
+    planes without finding tiles twice), stood on their feet, matched, and an affine map
+    (RANSAC) fitted from template to measured centres: its two scales.  Centre spacing is
     used rather than tile size, which a tilted camera inflates with the tiles' visible sides.
     """
     if len(tiles) < 3:
@@ -201,38 +208,69 @@ def layout_scale(tiles: list[DetectedTile], found_in: TablePlane, seen_by: Table
              for t, (x, y) in zip(tiles, seen_by.to_table_mm(px), strict=True)]
     moved = lower_tiles(moved, template, seen_by, thickness_mm)
     fit = fit_layout(template, moved, ())
-    if len(fit.matches) < 3:
+    if len(fit.matches) < 4:
         return None
     src = np.array([template.pieces[n].center_mm for n in fit.matches], np.float64)
     dst = np.array([t.center_mm for t in fit.matches.values()], np.float64)
-    m, _ = cv2.estimateAffinePartial2D(src, dst, method=cv2.RANSAC, ransacReprojThreshold=3.0)
-    return None if m is None else float(np.hypot(m[0, 0], m[1, 0]))
+    m, _ = cv2.estimateAffine2D(src, dst, method=cv2.RANSAC, ransacReprojThreshold=3.0)
+    if m is None:
+        return None
+    return float(np.linalg.norm(m[:, 0])), float(np.linalg.norm(m[:, 1]))
 
 
 def _prefer_rim(image: np.ndarray, table: TableFit, tiles: list[DetectedTile],
                 blobs: list[Blob], template: Layout, table_mm: tuple[float, float],
                 notes: list[str], thickness_mm: float
                 ) -> tuple[TableFit, list[DetectedTile], list[Blob]]:
-    """Take a rim's outer edge for the table's when the tiles' spacing says so."""
+    """Take a rim's outer edge for the table's, side by side, where the tiles' spacing says so.
+
+    Each side may have a second edge just outside (`outer_edge_lines`); of all choices of
+    inner or outer edge per side, the one whose plane measures the tiles' layout truest to the
+    template (scales nearest 1 both ways) is kept.  With no second edge to see (a rim as dark
+    as the floor) but a layout clearly too big, the table's edge is put where the scales say.
+    """
     lens = table.plane.intrinsics
     work = lens.undistort_image(image) if lens is not None else image
     inner = lens.undistort_points(table.corners_px) if lens is not None else table.corners_px
-    outer = outer_edge_quad(work, inner)
-    r_in = layout_scale(tiles, table.plane, table.plane, template, thickness_mm)
-    if outer is None:
-        if r_in is None or not RIM_RATIO[0] < r_in < RIM_RATIO[1]:
-            return table, tiles, blobs
-        # No second edge to see (a rim as dark as the floor): the tiles are the ruler.
-        outer = table.plane.to_pixels(table_corners_mm(table_mm) * r_in)
-    elif lens is not None:
-        outer = lens.distort_points(outer)
-    alt = replace(find_plane(image, table_mm, corners_px=outer, intrinsics=lens), method="auto")
-    r_out = layout_scale(tiles, table.plane, alt.plane, template, thickness_mm)
-    if r_in is None or r_out is None or abs(r_out - 1) >= abs(r_in - 1):
+    current = side_lines(inner)
+    outer = outer_edge_lines(work, inner)
+
+    def plane_of(lines: list) -> TableFit | None:
+        corners = quad_from_lines(lines)
+        if check_quad(corners):
+            return None
+        if lens is not None:
+            corners = lens.distort_points(corners)
+        return replace(find_plane(image, table_mm, corners_px=corners, intrinsics=lens),
+                       method="auto")
+
+    def badness(fit: TableFit | None) -> float:
+        scales = None if fit is None else layout_scale(tiles, table.plane, fit.plane,
+                                                        template, thickness_mm)
+        return math.inf if scales is None else abs(scales[0] - 1) + abs(scales[1] - 1)
+
+    best, best_bad, moved = table, badness(table), 0
+    options = [[current[i]] + ([outer[i]] if outer[i] is not None else []) for i in range(4)]
+    for choice in itertools.product(*(range(len(o)) for o in options)):
+        if not any(choice):
+            continue
+        candidate = plane_of([options[i][c] for i, c in enumerate(choice)])
+        bad = badness(candidate)
+        if candidate is not None and bad < best_bad - 0.004:
+            best, best_bad, moved = candidate, bad, sum(1 for c in choice if c)
+    scales = layout_scale(tiles, table.plane, best.plane, template, thickness_mm)
+    grow = np.array([v if RIM_RATIO[0] < v < RIM_RATIO[1] else 1.0 for v in scales or (1, 1)])
+    if np.any(grow != 1.0):
+        # No (further) edge to see, but a layout clearly too big: the tiles are the ruler.
+        grown = best.plane.to_pixels(table_corners_mm(table_mm) * grow)
+        best = replace(find_plane(image, table_mm, corners_px=grown, intrinsics=lens),
+                       method="auto")
+        moved = 4
+    if best is table:
         return table, tiles, blobs
-    inset_mm = float(np.median(np.abs(alt.plane.to_table_mm(table.corners_px))
-                               - np.abs(table_corners_mm(table_mm))))
-    notes.append(f"the cloth's edge lies {abs(inset_mm):.0f} mm inside the table's edge (a rim):"
-                 " the table's edge is taken where the tiles' size puts it")
-    tiles, blobs = find_tiles(image, alt.plane, template, table_mm)
-    return alt, tiles, blobs
+    inset_mm = float(np.max(np.abs(np.abs(best.plane.to_table_mm(table.corners_px))
+                                   - np.abs(table_corners_mm(table_mm)))))
+    notes.append(f"the cloth's edge lies up to {inset_mm:.0f} mm inside the table's edge (a rim) "
+                 f"on {moved} side(s): the table's edge is taken where the tiles' spacing puts it")
+    tiles, blobs = find_tiles(image, best.plane, template, table_mm)
+    return best, tiles, blobs

@@ -210,16 +210,26 @@ def _edge_points(channel: np.ndarray, p0: np.ndarray, p1: np.ndarray, band_px: f
     return (base + step[:, None] * normal)[strong]
 
 
-def _robust_line(points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(point, unit direction) of a line through points, refitted without the outliers."""
-    pts = points.astype(np.float32)
-    for _ in range(3):
-        vx, vy, x0, y0 = cv2.fitLine(pts, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
-        d = np.abs((pts[:, 0] - x0) * vy - (pts[:, 1] - y0) * vx)
-        keep = d < max(1.0, 2.5 * float(np.median(d)))
-        if keep.all() or keep.sum() < 8:
-            break
-        pts = pts[keep]
+def _robust_line(points: np.ndarray, inlier_px: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+    """(point, unit direction) of the line most points agree on, refitted on them.
+
+    RANSAC first (fixed seed: the same image gives the same corners): where two parallel edges
+    compete (a rim's inner and outer edge), the line follows one of them, not a slant between.
+    """
+    pts = points.astype(np.float64)
+    if len(pts) >= 6:
+        rng = np.random.default_rng(0)
+        pairs = rng.integers(0, len(pts), size=(200, 2))
+        pairs = pairs[pairs[:, 0] != pairs[:, 1]]
+        a, b = pts[pairs[:, 0]], pts[pairs[:, 1]]
+        d = b - a
+        n = np.c_[-d[:, 1], d[:, 0]] / np.linalg.norm(d, axis=1, keepdims=True)
+        dist = np.abs(np.einsum("kj,ij->ki", n, pts) - np.einsum("kj,kj->k", n, a)[:, None])
+        best = int(np.argmax((dist < inlier_px).sum(axis=1)))
+        keep = dist[best] < inlier_px
+        if keep.sum() >= max(6, 0.3 * len(pts)):
+            pts = pts[keep]
+    vx, vy, x0, y0 = cv2.fitLine(pts.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
     return np.array([x0, y0], np.float64), np.array([vx, vy], np.float64)
 
 
@@ -296,20 +306,36 @@ def detect_table(image: np.ndarray, intrinsics: Intrinsics | None = None) -> np.
     return intrinsics.distort_points(corners) if intrinsics is not None else corners
 
 
-def outer_edge_quad(image: np.ndarray, corners_px: np.ndarray, max_fraction: float = 0.06,
-                    min_px: float = 3.0) -> np.ndarray | None:
-    """A second, parallel edge just outside the quad (a table's rim), or None.
+Line = tuple[np.ndarray, np.ndarray]
+"""A line as (a point on it, its unit direction), in pixels."""
+
+
+def side_lines(corners_px: np.ndarray) -> list[Line]:
+    """The quad's four sides as lines: SW-SE (south), SE-NE (east), NE-NW (north), NW-SW."""
+    c = np.asarray(corners_px, np.float64).reshape(4, 2)
+    return [(c[i], (c[(i + 1) % 4] - c[i]) / np.linalg.norm(c[(i + 1) % 4] - c[i]))
+            for i in range(4)]
+
+
+def quad_from_lines(lines: list[Line]) -> np.ndarray:
+    """Corners SW, SE, NE, NW where consecutive side lines (as `side_lines` orders them) meet."""
+    return np.array([_intersect(lines[i - 1], lines[i]) for i in range(4)])
+
+
+def outer_edge_lines(image: np.ndarray, corners_px: np.ndarray, max_fraction: float = 0.06,
+                     min_px: float = 3.0) -> list[Line | None]:
+    """For each side, a second parallel edge just outside it (a table's rim), or None.
 
     The cloth's edge is often the strongest step, with the table's true edge a rim's width
     further out.  Along each side's outward normals the strongest colour step beyond `min_px`
-    and within `max_fraction` of the side's length is fitted by a line; the four lines give the
-    outer quad.  The caller decides which quad is the table (e.g. by the tiles' size).
+    and within `max_fraction` of the side's length is fitted by a line.  The caller decides
+    which edges are the table's (e.g. by the tiles' spacing).
     """
     corners = np.asarray(corners_px, np.float64).reshape(4, 2)
     lab = (cv2.cvtColor(image, cv2.COLOR_BGR2LAB) if image.ndim == 3 else image[..., None])
     lab = cv2.GaussianBlur(lab.astype(np.float32), (0, 0), 1.2).reshape(*image.shape[:2], -1)
     centre = corners.mean(axis=0)
-    lines = []
+    lines: list[Line | None] = []
     for i in range(4):
         p0, p1 = corners[i], corners[(i + 1) % 4]
         d = (p1 - p0) / np.linalg.norm(p1 - p0)
@@ -319,7 +345,8 @@ def outer_edge_quad(image: np.ndarray, corners_px: np.ndarray, max_fraction: flo
         reach = max_fraction * float(np.linalg.norm(p1 - p0))
         offsets = np.arange(min_px, reach, 0.5)
         if len(offsets) < 4:
-            return None
+            lines.append(None)
+            continue
         base = p0 + np.outer(np.linspace(0.1, 0.9, 60), p1 - p0)
         pts = (base[:, None, :] + offsets[None, :, None] * n).astype(np.float32)
         prof = cv2.remap(lab, pts[..., 0], pts[..., 1], cv2.INTER_LINEAR,
@@ -332,6 +359,7 @@ def outer_edge_quad(image: np.ndarray, corners_px: np.ndarray, max_fraction: flo
         step = offsets[k] + np.clip(0.5 * (g0 - g2) / denom, -1, 1) * 0.5
         strong = g1 > max(2.0, 0.5 * float(np.median(g1)))
         if strong.sum() < 20 or np.std(step[strong]) > 2.0:
-            return None  # no consistent second edge along this side
+            lines.append(None)  # no consistent second edge along this side
+            continue
         lines.append(_robust_line(base[strong] + step[strong, None] * n))
-    return np.array([_intersect(lines[i - 1], lines[i]) for i in range(4)])
+    return lines
