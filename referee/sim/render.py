@@ -7,8 +7,9 @@ How (and why it is fast enough for minutes of video on one core):
    (pinhole + OpenCV distortion, inverted once with `undistortPointsIter`) for `cv2.remap`;
    the static background warped through them; the light × vignetting gain map.
 2. Per frame: coins and hands are drawn into the texture only inside small boxes around them,
-   N times at sub-exposure instants `t + (k + ½)·exposure/N` and averaged (motion blur, N from
-   how far things move), then only those boxes are remapped into the camera image.
+   N times at sub-exposure instants `t + ((k + ½)/N − ½)·exposure` (the exposure is centred on
+   the frame's time t = index / fps) and averaged (motion blur, N from how far things move),
+   then only those boxes are remapped into the camera image.
 3. Then lens softness, light, auto-exposure drift, sensor noise and JPEG compression.
 
 Raised faces (coin tops ~3 mm, tower tops ~9 mm, the hand) are drawn where the camera sees
@@ -528,7 +529,7 @@ class Renderer:
     # -- one frame -------------------------------------------------------------------------
     def _plan(self, scene_at: Callable[[float], Scene], t: float) -> list[_Plan]:
         """Boxes to redraw this frame, each with its items and number of sub-samples."""
-        probes = [scene_at(t + f * self.exposure_s) for f in (0.0, 0.25, 0.5, 0.75, 1.0)]
+        probes = [scene_at(t + f * self.exposure_s) for f in (-0.5, -0.25, 0.0, 0.25, 0.5)]
         tw, th = self.texture_size
         boxes: list[tuple[Box, set]] = []
         samples: dict[tuple[str, object], int] = {}
@@ -582,8 +583,12 @@ class Renderer:
                 for box, items in _merge(boxes, gap)]
 
     def _times(self, t: float, n: int) -> list[float]:
-        """Sub-exposure instants: the middles of n equal slices of [t, t + exposure]."""
-        return [t + (k + 0.5) * self.exposure_s / n for k in range(n)]
+        """Sub-exposure instants: the middles of n equal slices of the exposure around t.
+
+        The exposure is centred on the frame's time, so a coin moving steadily shows its
+        ground-truth position at that time in the middle of its streak.
+        """
+        return [t + ((k + 0.5) / n - 0.5) * self.exposure_s for k in range(n)]
 
     def _render_box(self, plan: _Plan, scene_at: Callable[[float], Scene],
                     t: float) -> np.ndarray:
@@ -700,7 +705,7 @@ class Renderer:
                 continue
             key = None
             if plan.samples == 1 and all(kind == "coin" for kind, _ in plan.items):
-                mid = scene_at(t + 0.5 * self.exposure_s)
+                mid = scene_at(t)
                 key = (plan.box, tuple(c for c in mid.coins if ("coin", c.coin) in plan.items))
             a0, b0, a1, b1 = inner
             if key is not None and key in self._still_cache:
@@ -848,7 +853,7 @@ def write_video(path: str | Path, timeline: SceneTimeline, layout: Layout, look:
     finally:
         writer.release()
     truth = dict(renderer.camera.to_json(), fps=fps, exposure_s=renderer.exposure_s,
-                 look_seed=look.seed)
+                 exposure="centred on frame index / fps", look_seed=look.seed)
     path.with_suffix(".camera.json").write_text(json.dumps(truth, indent=1) + "\n")
     return path
 

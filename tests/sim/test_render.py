@@ -154,12 +154,13 @@ def test_motion_blur_streak_is_speed_times_exposure(speed_mm_s: float, exposure_
     px_per_mm = cam.px_per_mm((0.0, 0.0), COIN_TOP_MM)
     slow = 1.5 / (exposure_s * px_per_mm)
 
-    def centred(speed: float) -> Sliding:  # mid-exposure at the table's free middle
-        return Sliding((-speed * exposure_s / 2, 0.0), (speed, 0.0))
+    def centred(speed: float) -> Sliding:  # at the table's free middle at t = 0.5 s
+        return Sliding((-speed * 0.5, 0.0), (speed, 0.0))
 
-    reference = renderer.frame(centred(slow), 0)
-    moving = renderer.frame(centred(speed_mm_s), 0)
-    empty = renderer.frame(Still(()), 0)
+    frame = 15  # t = 0.5 s at 30 fps: the exposure is centred on the frame's time
+    reference = renderer.frame(centred(slow), frame)
+    moving = renderer.frame(centred(speed_mm_s), frame)
+    empty = renderer.frame(Still(()), frame)
     row = round(cam.project_mm_to_px((0.0, 0.0), COIN_TOP_MM)[0][1])
 
     def moments(frame: np.ndarray) -> tuple[float, float, float]:
@@ -175,7 +176,9 @@ def test_motion_blur_streak_is_speed_times_exposure(speed_mm_s: float, exposure_
     measured = math.sqrt(1.5**2 + 12.0 * (var_m - var_r))
     expected = speed_mm_s * exposure_s * px_per_mm
     assert measured == pytest.approx(expected, rel=0.04, abs=0.3)
-    assert mean_m == pytest.approx(mean_r, abs=0.2)  # the streak is centred mid-exposure
+    assert mean_m == pytest.approx(mean_r, abs=0.2)  # the streak is centred on the frame time
+    u = cam.project_mm_to_px((0.0, 0.0), COIN_TOP_MM)[0][0]
+    assert mean_r == pytest.approx(u, abs=0.3)  # …which is where the coin is at that time
     assert mass_m == pytest.approx(mass_r, rel=0.03)  # blur spreads the coin, keeps its light
 
 
