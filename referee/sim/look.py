@@ -192,6 +192,7 @@ class Look:
         lens = Lens(hfov_deg=hfov, k1=k1, k2=k2, p1=float(rng.normal(0, 0.0015)),
                     p2=float(rng.normal(0, 0.0015)), k3=0.0,
                     principal_offset_px=(float(rng.normal(0, 6)), float(rng.normal(0, 6))))
+        pose = _frame_the_table(pose, lens)
         warm = float(rng.uniform(-0.08, 0.1))
         return cls(
             seed=seed,
@@ -219,3 +220,20 @@ class Look:
             coins=coins, tiles=tiles, hand=hand, pose=pose, lens=lens,
             temporal_noise=float(rng.uniform(0.2, 0.5)),  # drawn last: older seeds keep looks
         )
+
+
+def _frame_the_table(pose: CameraPose, lens: Lens, margin_px: float = 12.0) -> CameraPose:
+    """Raise the camera until the whole card table is in view (a referee must see the edges)."""
+    from referee.sim.camera import Camera
+
+    h = CARD_TABLE_MM / 2
+    corners = [(-h, -h), (h, -h), (h, h), (-h, h), (0.0, -h), (h, 0.0), (0.0, h), (-h, 0.0)]
+    for _ in range(20):
+        cam = Camera(1280, 720, lens, pose)
+        px = cam.project_mm_to_px(corners)
+        inside = ((px[:, 0] > margin_px) & (px[:, 0] < 1280 - margin_px) &
+                  (px[:, 1] > margin_px) & (px[:, 1] < 720 - margin_px))
+        if inside.all():
+            break
+        pose = replace(pose, height_mm=pose.height_mm * 1.04)
+    return pose
