@@ -117,6 +117,8 @@ class Look:
     the rest is a fixed pattern).  Temporal noise is what makes video files big."""
     jpeg_quality: int = 85
     optical_blur_px: float = 0.7
+    sharpen: float = 0.3
+    """Strength of the webcam's unsharp mask (0 = none): bright halos along dark edges."""
     saturation: float = 0.9
     """Webcams render colours a little washed out (1 = as the pieces are)."""
     black_level: float = 6.0
@@ -137,7 +139,7 @@ class Look:
         return cls(gradient=0.0, hotspot=0.0, vignetting=0.0, exposure_drift=0.0,
                    read_noise=0.0, shot_noise=0.0, jpeg_quality=100, optical_blur_px=0.0,
                    cloth_grain=0.0, cloth_mottle=0.0, shadow_strength=0.0,
-                   saturation=1.0, black_level=0.0, gamma=1.0,
+                   saturation=1.0, black_level=0.0, gamma=1.0, sharpen=0.0,
                    lens=Lens(), pose=CameraPose())
 
     def with_(self, **changes: object) -> Look:
@@ -218,7 +220,9 @@ class Look:
             saturation=float(rng.uniform(0.75, 1.0)), black_level=float(rng.uniform(0, 14)),
             gamma=float(rng.uniform(0.85, 1.05)),
             coins=coins, tiles=tiles, hand=hand, pose=pose, lens=lens,
-            temporal_noise=float(rng.uniform(0.2, 0.5)),  # drawn last: older seeds keep looks
+            # drawn last, so that older seeds keep their looks
+            temporal_noise=float(rng.uniform(0.2, 0.5)),
+            sharpen=float(rng.uniform(0.0, 0.6)),
         )
 
 

@@ -49,6 +49,8 @@ OVERSAMPLE = 1.5
 MARGIN_MM = 900.0
 """How far beyond the table the texture reaches (the floor seen around the table)."""
 MAX_SUBSAMPLES = 48
+SHARPEN_SIGMA_PX = 1.2
+"""Radius of the webcam's unsharp mask (its halos are a pixel or two wide)."""
 MAP_STEP = 8
 """The camera→table map is computed exactly every MAP_STEP px and interpolated between."""
 STEP_PX = 0.8
@@ -389,13 +391,21 @@ class Renderer:
         self._bg_sharp = cv2.remap(self._texture, self._map1, self._map2, cv2.INTER_LINEAR,
                                    borderMode=cv2.BORDER_CONSTANT,
                                    borderValue=self._border).astype(np.float32)
-        self._blur_pad = math.ceil(3 * self.look.optical_blur_px) + 1
+        self._blur_pad = math.ceil(3 * self.look.optical_blur_px) + 1 + (
+            math.ceil(3 * SHARPEN_SIGMA_PX) if self.look.sharpen > 0 else 0)
         self._bg = self._lens_blur(self._bg_sharp)
         assert self._bg.shape[:2] == (cam.height_px, cam.width_px)
 
     def _lens_blur(self, img: np.ndarray) -> np.ndarray:
-        s = self.look.optical_blur_px
-        return cv2.GaussianBlur(img, (0, 0), s) if s > 0.05 else img.copy()
+        """Lens softness, then the webcam's sharpening (an unsharp mask): one linear filter,
+        so the static background and the redrawn boxes can be filtered apart."""
+        look = self.look
+        out = cv2.GaussianBlur(img, (0, 0), look.optical_blur_px) \
+            if look.optical_blur_px > 0.05 else img.copy()
+        if look.sharpen > 0:
+            soft = cv2.GaussianBlur(out, (0, 0), SHARPEN_SIGMA_PX)
+            out = cv2.addWeighted(out, 1.0 + look.sharpen, soft, -look.sharpen, 0.0)
+        return out
 
     def _build_gain(self) -> np.ndarray:
         """Light × vignetting × white balance per camera pixel (float32, H×W×3)."""
