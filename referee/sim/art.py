@@ -285,6 +285,9 @@ def hand_parts(fingertip_mm: tuple[float, float], arm_from_mm: tuple[float, floa
                finger_down: bool, scale: float, hover_mm: float) -> list[Capsule]:
     """A right hand with the index finger out, seen from above, as capsules in table mm.
 
+    `fingertip_mm` is the centre of the index finger's pad (the scripts put it one fingertip
+    radius, 7 mm, behind the coin's edge), `arm_from_mm` where the arm comes from.
+
     Parts come in drawing order (sleeve, forearm, thumb, back of the hand, curled fingers,
     index); the renderer draws each one several times with shrinking radii and rising
     brightness, which gives the rounded look of a real hand.
@@ -323,5 +326,7 @@ def hand_parts(fingertip_mm: tuple[float, float], arm_from_mm: tuple[float, floa
     for j in (1, 2, 3):  # the curled fingers: knuckle bumps folded under, beside the index
         k = knuckle - n * (17 * j) * s - u * (5 * j) * s
         parts.append(cap(k - u * 8 * s, k + u * 6 * s, 9.0 * s, hover_mm + 6, hover_mm))
-    parts.append(cap(knuckle - u * 6 * s, f - u * 8 * s, 8.5 * s, hover_mm, tip_z + 4))
+    # the index finger: its pad (radius ~7.5 mm) is centred on the fingertip point, as the
+    # scripted players aim it (they touch a coin's edge with it)
+    parts.append(cap(knuckle - u * 6 * s, f, 7.5 * s, hover_mm, tip_z + 4))
     return parts
