@@ -10,7 +10,7 @@ off the table's centre still matches; then every piece and line is measured agai
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -104,7 +104,8 @@ def _suit_of(top: str | None) -> str | None:
 
 
 def fit_layout(template: Layout, tiles: Sequence[DetectedTile], blobs: Sequence[Blob] = (),
-               tolerances: Tolerances = DEFAULT_TOLERANCES) -> LayoutFit:
+               tolerances: Tolerances = DEFAULT_TOLERANCES,
+               colours: Mapping[str, tuple[int, int, int]] | None = None) -> LayoutFit:
     """Name every detected tile after its template piece; measure and report every problem."""
     tol = tolerances
     names = list(template.pieces)
@@ -122,7 +123,7 @@ def fit_layout(template: Layout, tiles: Sequence[DetectedTile], blobs: Sequence[
     matches = {names[e]: tiles[f] for e, f in pairs}
     faces = [n for n, t in matches.items() if template.pieces[n].is_stack and t.ink_lab]
     if len(faces) > 1:  # one Ace of each suit in a pack: the faces' suits all differ
-        suits = assign_suits([matches[n].ink_lab for n in faces])  # type: ignore[misc]
+        suits = assign_suits([matches[n].ink_lab for n in faces], colours)  # type: ignore[misc]
         matches.update({n: replace(matches[n], ink=s) for n, s in zip(faces, suits,
                                                                      strict=True)})
     placed = rigid.apply(expected)

@@ -21,6 +21,8 @@ DARK_SUIT_BGR: dict[str, BGR] = {  # piecepackr's "piecepack suits": darkred, bl
     "crowns": (0x00, 0x64, 0x00),
     "arms": (0x8B, 0x00, 0x00),
 }
+SUIT_SETS: dict[str, dict[str, BGR]] = {"piecepackr": SUIT_BGR, "dark": DARK_SUIT_BGR}
+"""The suit colour sets by name (`referee calibrate --suit-colours`)."""
 TILE_BACK_BGR: BGR = (235, 240, 242)
 TILE_GRID_BGR: BGR = (0, 159, 230)  # piecepackr's orange grid, #E69F00
 TILE_FACE_BGR: BGR = (225, 235, 240)

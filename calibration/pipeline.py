@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 import cv2
@@ -16,6 +17,7 @@ import numpy as np
 
 from calibration.intrinsics import Intrinsics
 from calibration.layout_fit import DEFAULT_TOLERANCES, LayoutFit, Tolerances, fit_layout
+from calibration.pack import SUIT_SETS
 from calibration.plane import (
     Residuals,
     TablePlane,
@@ -75,7 +77,8 @@ def find_plane(image: np.ndarray, table_mm: tuple[float, float], *,
 
 
 def find_tiles(image: np.ndarray, plane: TablePlane, template: Layout,
-               table_mm: tuple[float, float], markers: CornerMarkers | None = None
+               table_mm: tuple[float, float], markers: CornerMarkers | None = None,
+               colours: Mapping[str, tuple[int, int, int]] | None = None
                ) -> tuple[list[DetectedTile], list[Blob]]:
     """Tiles (and other blobs) on the table, in table mm; corner markers left out."""
     top, affine = rectify(image, plane, table_mm, RECTIFY_PX_PER_MM)
@@ -85,7 +88,7 @@ def find_tiles(image: np.ndarray, plane: TablePlane, template: Layout,
         for square in aruco_marker_corners_mm(table_mm, markers.marker_mm, markers.inset_mm):
             centre = square.mean(axis=0)
             ignore.append(centre + (square - centre) * (1 + 2 * quiet / markers.marker_mm))
-    return detect_tiles(top, affine, template.tile_mm, ignore_mm=ignore)
+    return detect_tiles(top, affine, template.tile_mm, colours, ignore_mm=ignore)
 
 
 def measure_layout(image: np.ndarray, plane: TablePlane, template: Layout,
@@ -152,7 +155,8 @@ def calibrate_still(image: np.ndarray, template: Layout, table_mm: tuple[float, 
                     template_name: str = "", corners_px: np.ndarray | None = None,
                     markers: CornerMarkers | None = None, intrinsics: Intrinsics | None = None,
                     tolerances: Tolerances = DEFAULT_TOLERANCES,
-                    tile_thickness_mm: float = TILE_THICKNESS_MM) -> CalibrationProfile:
+                    tile_thickness_mm: float = TILE_THICKNESS_MM,
+                    pack: str = "piecepackr") -> CalibrationProfile:
     """Everything calibration measures in one still, as a profile ready to save.
 
     With intrinsics, tiles are placed where they stand, not where their raised tops appear
@@ -160,14 +164,15 @@ def calibrate_still(image: np.ndarray, template: Layout, table_mm: tuple[float, 
     """
     table = find_plane(image, table_mm, corners_px=corners_px, markers=markers,
                        intrinsics=intrinsics)
-    tiles, blobs = find_tiles(image, table.plane, template, table_mm, markers)
+    colours = SUIT_SETS[pack]
+    tiles, blobs = find_tiles(image, table.plane, template, table_mm, markers, colours)
     roll = south_turns(table, tiles, template, table_mm, tolerances) if (
         table.method == "auto" and tiles) else 0
     if roll:
         turned = find_plane(image, table_mm, corners_px=np.roll(table.corners_px, roll, axis=0),
                             intrinsics=intrinsics)
         table = replace(turned, method="auto")
-        tiles, blobs = find_tiles(image, table.plane, template, table_mm)
+        tiles, blobs = find_tiles(image, table.plane, template, table_mm, markers, colours)
     notes: list[str] = []
     if table.method == "auto" and tiles:
         table, tiles, blobs = _prefer_rim(image, table, tiles, blobs, template, table_mm,
@@ -179,7 +184,7 @@ def calibrate_still(image: np.ndarray, template: Layout, table_mm: tuple[float, 
                      f"the table really {table_mm[0]:g} x {table_mm[1]:g} mm (--table-mm), and "
                      "are these its corners?")
     tiles = lower_tiles(tiles, template, table.plane, tile_thickness_mm, tolerances)
-    fit = fit_layout(template, tiles, blobs, tolerances)
+    fit = fit_layout(template, tiles, blobs, tolerances, colours)
     h, w = image.shape[:2]
     return CalibrationProfile(
         source=source, source_kind=source_kind, image_size=(w, h), table_mm=table_mm,
@@ -188,7 +193,7 @@ def calibrate_still(image: np.ndarray, template: Layout, table_mm: tuple[float, 
         plane_residuals=table.residuals, layout_residual_mm=fit.residual_rms_mm,
         problems=fit.problems, source_t_s=source_t_s, notes=notes,
         tile_thickness_mm=tile_thickness_mm, camera_mm=camera_centre_mm(table.plane),
-        markers=markers)
+        markers=markers, pack=pack)
 
 
 def layout_scale(tiles: list[DetectedTile], found_in: TablePlane, seen_by: TablePlane,

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from calibration.intrinsics import Intrinsics
+from calibration.pack import SUIT_SETS
 from calibration.plane import Residuals, TablePlane
 from calibration.problems import Problem
 from calibration.table_detect import CornerMarkers
@@ -56,6 +57,7 @@ class CalibrationProfile:
     tile_thickness_mm: float = 0.0  # a tile layer's height, for raised tops
     camera_mm: np.ndarray | None = None  # the lens centre (x, y, z) when intrinsics exist
     markers: CornerMarkers | None = None  # the ArUco corner markers, when they were used
+    pack: str = "piecepackr"  # the suit colour set (calibration.pack.SUIT_SETS)
     created: str = field(default_factory=lambda: dt.datetime.now(dt.UTC).isoformat(
         timespec="seconds"))
 
@@ -91,6 +93,7 @@ class CalibrationProfile:
             },
             "template": self.template,
             "tile_thickness_mm": float(self.tile_thickness_mm),
+            "pack": self.pack,
             "camera_mm": None if self.camera_mm is None
             else [round(float(v), 3) for v in self.camera_mm],
             "layout": self.layout.to_json(),
@@ -202,6 +205,10 @@ def profile_from_json(data: Any, source: str = "profile") -> CalibrationProfile:
         except (KeyError, TypeError, ValueError):
             problems.append("'table.markers' needs marker_mm, inset_mm, dictionary and 4 ids")
             markers = None
+    pack = data.get("pack", "piecepackr")
+    if pack not in SUIT_SETS:
+        problems.append(f"'pack' must be one of {', '.join(SUIT_SETS)}, got {pack!r}")
+        pack = "piecepackr"
     notes = data.get("notes", [])
     if not isinstance(notes, list) or not all(isinstance(n, str) for n in notes):
         problems.append("'notes' must be a list of strings")
@@ -222,6 +229,7 @@ def profile_from_json(data: Any, source: str = "profile") -> CalibrationProfile:
         layout_residual_mm=None if layout_rms is None else float(layout_rms), problems=found,
         source_t_s=float(src.get("t_s", 0.0) or 0.0), notes=notes,
         tile_thickness_mm=float(thickness), camera_mm=camera, markers=markers,
+        pack=pack,
         created=str(data["created"]))
 
 

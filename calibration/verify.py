@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from calibration.layout_fit import Rigid, Tolerances, fit_layout
+from calibration.pack import SUIT_SETS
 from calibration.pipeline import find_tiles, lower_tiles
 from calibration.plane import fit_plane, table_corners_mm
 from calibration.problems import Problem
@@ -90,12 +91,13 @@ def verify(profile: CalibrationProfile, image: np.ndarray,
                                     "the table's corners cannot be found again"))
 
     # The fitted layout is the reference: its tiles should lie exactly where they were.
+    colours = SUIT_SETS.get(profile.pack)
     tiles, blobs = find_tiles(image, profile.plane, profile.layout, profile.table_mm,
-                              profile.markers)
+                              profile.markers, colours)
     tiles = lower_tiles(tiles, profile.layout, profile.plane, profile.tile_thickness_mm)
     strict = Tolerances(place_mm=limits.tile_mm, turn_deg=3.0, layout_shift_mm=limits.camera_mm,
                         layout_turn_deg=limits.camera_deg)
-    fit = fit_layout(profile.layout, tiles, blobs, strict)
+    fit = fit_layout(profile.layout, tiles, blobs, strict, colours)
     rigid: Rigid = fit.rigid
     shift_mm = math.hypot(*rigid.shift_mm)
     camera_moved = (corner_shift is not None and corner_shift > limits.camera_px) or (

@@ -46,6 +46,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tile-thickness-mm", type=float, default=4.5,
                         help="a tile's thickness, to place raised tile tops where the tiles "
                              "stand (used with intrinsics; default 4.5)")
+    parser.add_argument("--suit-colours", choices=("piecepackr", "dark"), default="piecepackr",
+                        help="the pack's suit inks: piecepackr's default (red, black, green, "
+                             "blue) or its dark 'piecepack suits' set")
     parser.add_argument("--intrinsics", metavar="FILE.json",
                         help="camera intrinsics (a profile, or an intrinsics object) to use")
     parser.add_argument("--chessboard", metavar="COLSxROWS",
@@ -194,7 +197,8 @@ def run(args: argparse.Namespace) -> int:
                                   source_kind=still.kind, source_t_s=still.t_s,
                                   template_name=args.layout, corners_px=corners,
                                   markers=markers, intrinsics=intrinsics,
-                                  tile_thickness_mm=args.tile_thickness_mm)
+                                  tile_thickness_mm=args.tile_thickness_mm,
+                                  pack=args.suit_colours)
     except TableNotFound as exc:
         raise UsageError(f"{args.source}: {exc} (give --corners \"x,y x,y x,y x,y\")") from None
     except ValueError as exc:
