@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 COMMANDS: tuple[str, ...] = (
     "adjudicate",
+    "analyze",
     "calibrate",
     "demo",
     "live",

@@ -87,6 +87,8 @@ class Tracker:
         if n and coins:
             cost = np.full((len(coins), n), UNMATCHED)
             for i, coin in enumerate(coins):
+                if self.tracks[coin].hidden:
+                    continue  # under a hand: its belief is too vague to gate on (round 2)
                 f = self.tracks[coin].filter
                 for j in range(n):
                     d2 = f.mahalanobis2(t, detections.center_mm[j])
@@ -140,7 +142,9 @@ class Tracker:
                 look_cost = 0.0
                 if track.look is not None and detections.look.shape[1] == len(track.look):
                     look_cost = float(np.linalg.norm(detections.look[j] - track.look))
-                cost[i, k] = d / 10.0 + 5.0 * look_cost
+                # Hidden coins come back anywhere: their look decides more than distance.
+                cost[i, k] = (d / 50.0 + 20.0 * look_cost) if track.hidden else (
+                    d / 10.0 + 5.0 * look_cost)
         rows, cols = linear_sum_assignment(cost)
         for i, k in zip(rows, cols, strict=True):
             if cost[i, k] >= UNMATCHED:

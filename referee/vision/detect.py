@@ -1,0 +1,225 @@
+"""Find coins in a camera frame: an empty-table model, colour distance, blobs, sub-pixel centres.
+
+Why colour distance and not grey level: a green coin on green felt differs in hue, not in
+brightness, so the foreground is the largest per-channel difference from the empty table.
+The empty table is learned at the session start, where every coin rests in its start zone: the
+coin discs are inpainted (OpenCV's Telea) and the model then adapts slowly where nothing is,
+which follows auto-exposure and daylight; a global gain is removed first in each frame.
+
+Blobs (OpenCV's connected components) are sorted by size and shape:
+- a coin: about one coin's area; its centre is the difference-weighted centroid (sub-pixel);
+- a streak: a coin blurred by motion; centre at mid-exposure = the centroid, and the streak's
+  length beyond a diameter and its direction are a velocity cue;
+- two or three touching coins: split by k-means on the blob's pixels;
+- a hand or an arm: far bigger than a coin; it becomes the occluder mask, never a coin.
+Centres go to table millimetres through the calibration (undistortion + homography) and are
+corrected for the coin's height above the cloth (the camera sees the top face, displaced
+away from the point under the lens).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from referee.layout import Layout
+from referee.vision.detections import Detections
+
+COIN_HEIGHT_MM = 3.0
+"""A coin's top face above the cloth (piecepack coins are 2–4 mm thick)."""
+
+
+class PixelMapping:
+    """What detection needs of a calibration: pixels → table mm and back, and the lens centre."""
+
+    def __init__(self, to_table_mm, to_pixels, camera_mm: np.ndarray | None = None) -> None:
+        self.to_table_mm = to_table_mm
+        self.to_pixels = to_pixels
+        self.camera_mm = None if camera_mm is None else np.asarray(camera_mm, float)
+
+    def ground_mm(self, points_px: np.ndarray, height_mm: float) -> np.ndarray:
+        """Table position under points seen `height_mm` above the cloth (parallax removed)."""
+        mm = self.to_table_mm(points_px)
+        if self.camera_mm is None or height_mm == 0.0:
+            return mm
+        c = self.camera_mm
+        # The ray from the lens through the seen point meets z = h at a fraction h/c_z closer
+        # to the lens than the table plane: move back toward the point under the lens.
+        return mm + (c[:2] - mm) * (height_mm / c[2])
+
+
+@dataclass
+class DetectorConfig:
+    threshold: float = 28.0
+    """Minimum colour difference (0-255 per channel) for foreground."""
+    background_rate: float = 0.01
+    """How fast the empty-table model follows slow light changes."""
+    hand_area_coins: float = 5.0
+    """A blob bigger than this many coins is a hand or an arm."""
+
+
+class CoinDetector:
+    """Detects coins in frames of one calibrated camera."""
+
+    def __init__(self, mapping: PixelMapping, layout: Layout, image_size: tuple[int, int],
+                 config: DetectorConfig | None = None) -> None:
+        self.mapping = mapping
+        self.layout = layout
+        self.config = config or DetectorConfig()
+        w, h = image_size
+        table_px = mapping.to_pixels(np.asarray(layout.table, float))
+        margin = 24  # a band around the table: arms reach in from there
+        x0, y0 = np.floor(table_px.min(axis=0)).astype(int) - margin
+        x1, y1 = np.ceil(table_px.max(axis=0)).astype(int) + margin
+        self.roi = (max(0, x0), max(0, y0), min(w, x1), min(h, y1))
+        rx0, ry0, rx1, ry1 = self.roi
+        self.table_mask = np.zeros((ry1 - ry0, rx1 - rx0), np.uint8)
+        cv2.fillConvexPoly(self.table_mask, np.round(table_px - [rx0, ry0]).astype(np.int32), 255)
+        centre = mapping.to_pixels(np.array([[0.0, 0.0], [10.0, 0.0], [0.0, 10.0]]))
+        self.px_per_mm = float(np.mean([np.hypot(*(centre[1] - centre[0])),
+                                        np.hypot(*(centre[2] - centre[0]))]) / 10.0)
+        self.coin_r_px = layout.coin_mm / 2.0 * self.px_per_mm
+        self.coin_area_px = np.pi * self.coin_r_px ** 2
+        self.background: np.ndarray | None = None
+        kernel = max(3, round(self.coin_r_px / 3) | 1)
+        self._open = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kernel, kernel))
+        close = max(3, round(self.coin_r_px * 0.8) | 1)
+        self._close = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (close, close))
+        self._hand_reach = cv2.getStructuringElement(
+            cv2.MORPH_ELLIPSE, (round(self.coin_r_px * 5) | 1,) * 2)
+
+    # -------------------------------------------------------------- the empty table
+    def learn_empty_table(self, frame: np.ndarray,
+                          coins_mm: Iterable[tuple[float, float]]) -> None:
+        """Start the empty-table model from a frame whose coins are at known places."""
+        crop = self._crop(frame)
+        hole = np.zeros(crop.shape[:2], np.uint8)
+        rx0, ry0, _, _ = self.roi
+        for p in coins_mm:
+            c = self.mapping.to_pixels(np.asarray([p], float))[0] - [rx0, ry0]
+            cv2.circle(hole, (round(c[0]), round(c[1])),
+                       int(np.ceil(self.coin_r_px * 1.6 + 2)), 255, -1)
+        radius = int(np.ceil(self.coin_r_px))
+        self.background = cv2.inpaint(crop, hole, radius, cv2.INPAINT_TELEA).astype(np.float32)
+
+    def _crop(self, frame: np.ndarray) -> np.ndarray:
+        x0, y0, x1, y1 = self.roi
+        return frame[y0:y1, x0:x1]
+
+    # -------------------------------------------------------------- detection
+    def detect(self, frame: np.ndarray) -> tuple[Detections, np.ndarray]:
+        """Coins in the frame (table mm) and the occluder mask (ROI pixels, 255 = hand)."""
+        if self.background is None:
+            raise RuntimeError("learn_empty_table() first")
+        crop = self._crop(frame).astype(np.float32)
+        bg = self.background
+        gain = self._gain(crop, bg)
+        norm = crop / gain
+        diff = np.abs(norm - bg).max(axis=2)
+        # A shadow only darkens: every channel at most the cloth's (a coin's face, even its
+        # dark art, is inside a lighter rim that the hole-filling below recovers).
+        shadow = (norm < bg + 6.0).all(axis=2) & (norm.sum(axis=2) < 0.92 * bg.sum(axis=2))
+        diff[shadow] = 0.0
+        fg = (diff > self.config.threshold).astype(np.uint8) * 255
+        fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, self._open)
+        fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, self._close)
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(fg, connectivity=8)
+        hands = np.zeros(fg.shape, np.uint8)
+        off_table = self.table_mask == 0
+        # Hands and arms: big blobs, or blobs that reach past the table's edge.
+        for k in range(1, count):
+            x, y, w, h = stats[k, :4]
+            blob = labels[y:y + h, x:x + w] == k
+            if (stats[k, cv2.CC_STAT_AREA] > self.config.hand_area_coins * self.coin_area_px
+                    or (blob & off_table[y:y + h, x:x + w]).sum() > 0.3 * blob.sum()):
+                hands[y:y + h, x:x + w][blob] = 255
+        near_hand = cv2.dilate(hands, self._hand_reach) > 0 if hands.any() else None
+        centres, streaks, dirs, looks, conf = [], [], [], [], []
+        for k in range(1, count):
+            area = stats[k, cv2.CC_STAT_AREA]
+            if area < 0.35 * self.coin_area_px:
+                continue
+            x, y, w, h = stats[k, :4]
+            blob = labels[y:y + h, x:x + w] == k
+            if hands[y:y + h, x:x + w][blob].any():
+                continue
+            if near_hand is not None and near_hand[y:y + h, x:x + w][blob].mean() > 0.3:
+                hands[y:y + h, x:x + w][blob] = 255  # a fingertip apart from its hand
+                continue
+            # Fill the art's holes; soft weights only on the rim, so the centre is unbiased.
+            filled = blob.astype(np.uint8)
+            contours, _ = cv2.findContours(filled, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+            cv2.drawContours(filled, contours, -1, 1, -1)
+            rim = np.clip(diff[y:y + h, x:x + w] / (2.0 * self.config.threshold), 0.0, 1.0)
+            weights = np.where(cv2.erode(filled, None) > 0, 1.0, rim * filled)
+            ys, xs = np.nonzero(filled)
+            colour = norm[y:y + h, x:x + w][filled > 0].mean(axis=0) / 255.0
+            for cx, cy, streak, direction in self._split(xs, ys, weights[ys, xs], area):
+                centres.append((cx + x, cy + y))
+                streaks.append(streak)
+                dirs.append(direction)
+                looks.append(colour)
+                conf.append(min(1.0, area / self.coin_area_px))
+        if hands.any():
+            hands = cv2.dilate(hands, cv2.getStructuringElement(
+                cv2.MORPH_ELLIPSE, (int(self.coin_r_px * 2) | 1,) * 2))
+        self._adapt(norm, fg | hands | (shadow.astype(np.uint8) * 255))
+        if not centres:
+            return Detections.empty(), hands
+        rx0, ry0, _, _ = self.roi
+        px = np.asarray(centres, float) + np.array([rx0, ry0], float)
+        mm = self.mapping.ground_mm(px, COIN_HEIGHT_MM)
+        return Detections(mm, np.full(len(mm), self.layout.coin_mm / 2.0),
+                          np.asarray(streaks, float) / self.px_per_mm, np.asarray(dirs, float),
+                          np.asarray(looks, float), np.asarray(conf, float)), hands
+
+    def _gain(self, crop: np.ndarray, bg: np.ndarray) -> np.ndarray:
+        """Per-channel exposure ratio frame / empty table, from a sparse robust sample."""
+        sample = (slice(None, None, 7), slice(None, None, 7))
+        ratio = (crop[sample] + 1.0) / (bg[sample] + 1.0)
+        return np.median(ratio.reshape(-1, 3), axis=0).astype(np.float32)
+
+    def _adapt(self, crop: np.ndarray, busy: np.ndarray) -> None:
+        """Follow slow light changes where no coin or hand is."""
+        assert self.background is not None
+        free = cv2.erode(255 - busy, self._open) > 0
+        rate = self.config.background_rate
+        self.background[free] += rate * (crop[free] - self.background[free])
+
+    def _split(self, xs: np.ndarray, ys: np.ndarray, w: np.ndarray, area: float
+               ) -> list[tuple[float, float, float, tuple[float, float]]]:
+        """One blob → coin centres (blob pixels), with streak length (px) and direction."""
+        pts = np.column_stack([xs, ys]).astype(np.float32)
+        cov = np.cov(pts.T) if len(pts) > 2 else np.eye(2)
+        evals, evecs = np.linalg.eigh(cov)
+        major = 4.0 * np.sqrt(max(evals[1], 1e-6))  # full length of a uniform bar ≈ √12σ
+        minor = 4.0 * np.sqrt(max(evals[0], 1e-6))
+        elongation = major / max(minor, 1e-6)
+        n_coins = round(area / self.coin_area_px)
+        compact = elongation < 1.4
+        if n_coins >= 2 and (compact or minor > 1.5 * self.coin_r_px):
+            k = min(n_coins, 4)
+            criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.05)
+            _, lab, _ = cv2.kmeans(pts, k, None, criteria, 3, cv2.KMEANS_PP_CENTERS)
+            out = []
+            for j in range(k):
+                sel = lab.ravel() == j
+                ww = w[sel] + 1e-6
+                out.append((float(np.average(xs[sel], weights=ww)),
+                            float(np.average(ys[sel], weights=ww)), 0.0, (0.0, 0.0)))
+            return out
+        cx = float(np.average(xs, weights=w + 1e-6))
+        cy = float(np.average(ys, weights=w + 1e-6))
+        streak = max(0.0, major - 2.0 * self.coin_r_px) if elongation > 1.3 else 0.0
+        direction = (float(evecs[0, 1]), float(evecs[1, 1]))
+        return [(cx, cy, streak, direction)]
+
+    def covered(self, hands: np.ndarray, point_mm: tuple[float, float]) -> bool:
+        """Is this table point under a hand in the last frame?"""
+        px = self.mapping.to_pixels(np.asarray([point_mm], float))[0]
+        x0, y0, _, _ = self.roi
+        u, v = round(px[0] - x0), round(px[1] - y0)
+        return 0 <= v < hands.shape[0] and 0 <= u < hands.shape[1] and hands[v, u] > 0

@@ -1,0 +1,161 @@
+"""One generator from frames to physical events, shared by live play and replay.
+
+    frames → detect (table mm) → track (identities) → flick windows → fitted motions → events
+
+Identities are bound at the session start, where every coin rests in its start zone
+(CONTRACT.md): the first frame's detections are matched to the start spots.  Events of a flick
+are written when it settles (every coin at rest for `dwell_s`, no hand over the table), so the
+referee rules on a whole flick at once; a coin hidden by a hand that reappears elsewhere was
+lifted and placed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+
+from referee import events as ev
+from referee.layout import Layout
+from referee.vision.capture import Frame
+from referee.vision.detect import CoinDetector, DetectorConfig, PixelMapping
+from referee.vision.kalman import MotionModel
+from referee.vision.reconstruct import reconstruct
+from referee.vision.track import Tracker
+from referee.vision.windows import find_windows
+
+PLACE_MOVE_MM = 5.0
+"""A coin that reappears this far from where a hand hid it was moved by hand."""
+
+
+@dataclass
+class PipelineConfig:
+    noise_mm: float = 0.8
+    """Standard deviation of a detected centre (measured on the simulator's clips)."""
+    dwell_s: float = 0.3
+    decel_mm_s2: float = 0.30 * 9806.65
+    history_s: float = 2.0
+    """Observations kept before a flick window (its coins' resting places)."""
+
+
+def start_spots(layout: Layout) -> dict[str, tuple[float, float]]:
+    """Where each coin rests at the session start (knight and guard default spots)."""
+    spots: dict[str, tuple[float, float]] = {}
+    for castle in layout.castles.values():
+        spots[castle.knight] = castle.knight_spot
+        spots[castle.guard] = castle.guard_spot
+    return spots
+
+
+class Pipeline:
+    """Feed frames in; get the contract's events out, flick by flick."""
+
+    def __init__(self, mapping: PixelMapping, layout: Layout, image_size: tuple[int, int],
+                 fps: float, coins: Mapping[str, tuple[float, float]] | None = None,
+                 config: PipelineConfig | None = None,
+                 detector_config: DetectorConfig | None = None) -> None:
+        self.layout = layout
+        self.fps = fps
+        self.config = config or PipelineConfig()
+        self.detector = CoinDetector(mapping, layout, image_size, detector_config)
+        self.spots = dict(coins or start_spots(layout))
+        self.tracker: Tracker | None = None
+        self.tracks: dict[str, list[tuple[float, float, float]]] = {c: [] for c in self.spots}
+        self.closed_until = -1.0
+        self.last_activity = -1.0
+        self.active = False
+        self.hidden_since: dict[str, tuple[float, tuple[float, float]]] = {}
+        self.placed: list[tuple[str, float, float, tuple[float, float]]] = []
+        """Coins that came back elsewhere from under a hand: lifted and placed, unless a
+        flick moved them meanwhile (decided when the flick window closes)."""
+
+    # ---------------------------------------------------------------- the session start
+    def _bind(self, frame: Frame) -> None:
+        """Learn the empty table and bind identities to the first frame's coins."""
+        self.detector.learn_empty_table(frame.image, self.spots.values())
+        detections, _ = self.detector.detect(frame.image)
+        start = dict(self.spots)
+        looks: dict[str, np.ndarray] = {}
+        if len(detections):
+            coins = list(self.spots)
+            cost = np.array([[np.hypot(*(detections.center_mm[j] - self.spots[c]))
+                              for j in range(len(detections))] for c in coins])
+            rows, cols = linear_sum_assignment(cost)
+            for i, j in zip(rows, cols, strict=True):
+                if cost[i, j] < self.layout.coin_mm * 1.5:
+                    start[coins[i]] = tuple(detections.center_mm[j])
+                    looks[coins[i]] = detections.look[j]
+        self.tracker = Tracker(start, frame.t, MotionModel(
+            decel_mm_s2=self.config.decel_mm_s2, r_mm=self.config.noise_mm),
+            looks=looks if len(looks) == len(start) else None)
+
+    # ---------------------------------------------------------------- per frame
+    def process(self, frame: Frame) -> list[ev.Event]:
+        if self.tracker is None:
+            self._bind(frame)
+        assert self.tracker is not None
+        detections, hands = self.detector.detect(frame.image)
+        assigned = self.tracker.update(
+            frame.t, detections, covered=lambda p: self.detector.covered(hands, p))
+        out: list[ev.Event] = []
+        for coin, track in self.tracker.tracks.items():
+            j = assigned.get(coin)
+            if j is None:
+                if track.hidden and coin not in self.hidden_since:
+                    self.hidden_since[coin] = (frame.t, track.position_mm)
+                continue
+            p = tuple(float(v) for v in detections.center_mm[j])
+            if coin in self.hidden_since:
+                t_hid, where = self.hidden_since.pop(coin)
+                if np.hypot(p[0] - where[0], p[1] - where[1]) > PLACE_MOVE_MM:
+                    self.placed.append((coin, t_hid, frame.t, p))
+            self.tracks[coin].append((frame.t, p[0], p[1]))
+        moving = any(t.speed_mm_s > 30.0 for t in self.tracker.tracks.values())
+        if moving:
+            self.last_activity = frame.t
+            self.active = True
+        if (self.active or self.placed) and not hands.any() and \
+                frame.t - self.last_activity >= self.config.dwell_s:
+            out += self._close(frame.t)
+        return sorted(out, key=lambda e: e.t)
+
+    def _close(self, t: float) -> list[ev.Event]:
+        """Reconstruct every flick since the last closed one."""
+        lo = self.closed_until - self.config.history_s
+        recent = {c: [o for o in obs if o[0] >= lo] for c, obs in self.tracks.items()}
+        windows = [w for w in find_windows(recent, 1.0 / self.fps, self.config.noise_mm,
+                                           self.config.dwell_s, self.config.decel_mm_s2)
+                   if min(m.t_start for m in w.motions.values()) > self.closed_until]
+        self.closed_until = t
+        self.active = False
+        out: list[ev.Event] = []
+        for window in windows:
+            out += reconstruct(window, self.layout)
+        flicked = [(e.coin, e.t) for e in out if isinstance(e, ev.Flick)]
+        for coin, t_hid, t_back, p in self.placed:
+            if any(c == coin and t_hid - 0.5 <= tf <= t_back + 0.5 for c, tf in flicked):
+                continue  # flicked from under the fingertip, not moved by hand
+            out += [ev.Lift(round(t_hid, 4), coin),
+                    ev.Place(round(t_back, 4), coin, (round(p[0], 2), round(p[1], 2)))]
+        self.placed = []
+        for e in out:
+            if isinstance(e, ev.OffTable) and self.tracker is not None:
+                self.tracker.tracks[e.coin].hidden = True  # gone until a hand puts it back
+        for coin, obs in self.tracks.items():
+            self.tracks[coin] = [o for o in obs if o[0] >= t - self.config.history_s]
+        return out
+
+    def finish(self, t: float) -> list[ev.Event]:
+        """Close a flick still open when the video ends."""
+        return self._close(t + self.config.dwell_s) if self.active or self.placed else []
+
+
+def run(frames: Iterable[Frame], pipeline: Pipeline) -> Iterator[ev.Event]:
+    """All events of a frame stream, in order (the replay and the live loop use this)."""
+    last_t = 0.0
+    for frame in frames:
+        last_t = frame.t
+        yield from pipeline.process(frame)
+    yield from pipeline.finish(last_t)

@@ -1,0 +1,74 @@
+"""The whole pipeline on frames rendered by the simulator: frames → events, against truth.
+
+The clip is the `gate-run` scenario at 720p30 under one random look; the mapping is the
+simulated camera's own (calibration is tested on its own in tests/calibration).  Figures held
+(tighten, never loosen): the flicked coin and every crossing found, in order, each within
+15 ms; no invented flick, crossing, lift or place; resting coins within 1.5 mm.
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+import pytest
+
+from referee.layout import castle_croquetnole_layout
+from referee.sim.look import Look
+from referee.sim.render import Renderer
+from referee.sim.scenarios import scenario
+from referee.sim.script import play
+from referee.vision.capture import Frame
+from referee.vision.detect import PixelMapping
+from referee.vision.pipeline import Pipeline, run
+
+LAYOUT = castle_croquetnole_layout()
+
+
+def camera_mapping(renderer: Renderer) -> PixelMapping:
+    cam = renderer.camera
+    inverse = np.linalg.inv(cam.homography_mm_to_px(0.0))
+
+    def to_mm(points_px: np.ndarray) -> np.ndarray:
+        flat = cam.undistort_px(np.asarray(points_px, float)).reshape(-1, 1, 2)
+        return cv2.perspectiveTransform(flat, inverse).reshape(-1, 2)
+
+    def to_px(points_mm: np.ndarray) -> np.ndarray:
+        return cam.project_mm_to_px(np.asarray(points_mm, float))
+
+    return PixelMapping(to_mm, to_px, cam.center_mm)
+
+
+@pytest.fixture(scope="module")
+def analysed():
+    session = play(scenario("gate-run"), seed=1)
+    renderer = Renderer(LAYOUT, Look.random(3), (1280, 720), 30.0)
+    pipeline = Pipeline(camera_mapping(renderer), LAYOUT, (1280, 720), 30.0)
+    frames = (Frame(i, i / 30.0, image) for i, image in enumerate(renderer.frames(
+        session.timeline)))
+    return session, list(run(frames, pipeline))
+
+
+def test_flicks_and_crossings_found_in_order_and_on_time(analysed) -> None:
+    session, got = analysed
+    truth = [e for e in session.events if e.type in ("flick", "cross")]
+    seen = [e for e in got if e.type in ("flick", "cross")]
+    assert [(e.type, e.coin, getattr(e, "line", None), getattr(e, "dir", None))
+            for e in seen] == [(e.type, e.coin, getattr(e, "line", None),
+                                getattr(e, "dir", None)) for e in truth]
+    for true, found in zip(truth, seen, strict=True):
+        assert abs(true.t - found.t) < 0.015, (true, found)
+
+
+def test_nothing_invented(analysed) -> None:
+    _, got = analysed
+    assert not [e for e in got if e.type in ("lift", "place", "contact", "off_table")]
+
+
+def test_resting_positions(analysed) -> None:
+    session, got = analysed
+    truth = [e for e in session.events if e.type == "settled"][-1].positions
+    seen = [e for e in got if e.type == "settled"][-1].positions
+    for coin, p in truth.items():
+        assert math.dist(seen[coin], p) < 1.5, coin
