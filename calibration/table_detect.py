@@ -210,7 +210,7 @@ def _edge_points(channel: np.ndarray, p0: np.ndarray, p1: np.ndarray, band_px: f
     return (base + step[:, None] * normal)[strong]
 
 
-def _robust_line(points: np.ndarray, inlier_px: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+def robust_line(points: np.ndarray, inlier_px: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
     """(point, unit direction) of the line most points agree on, refitted on them.
 
     RANSAC first (fixed seed: the same image gives the same corners): where two parallel edges
@@ -257,7 +257,7 @@ def refine_quad(image: np.ndarray, corners_px: np.ndarray, band_px: float = 6.0)
         pts = _edge_points(channel, p0, p1, band_px)
         if len(pts) < 8:
             raise TableNotFound(f"table side {i + 1} has no clear edge")
-        lines.append(_robust_line(pts))
+        lines.append(robust_line(pts))
     return np.array([_intersect(lines[i - 1], lines[i]) for i in range(4)])
 
 
@@ -361,5 +361,5 @@ def outer_edge_lines(image: np.ndarray, corners_px: np.ndarray, max_fraction: fl
         if strong.sum() < 20 or np.std(step[strong]) > 2.0:
             lines.append(None)  # no consistent second edge along this side
             continue
-        lines.append(_robust_line(base[strong] + step[strong, None] * n))
+        lines.append(robust_line(base[strong] + step[strong, None] * n))
     return lines

@@ -18,7 +18,7 @@ from scipy.optimize import linear_sum_assignment
 
 from calibration.pack import SUIT_BGR
 from calibration.plane import rectified_to_mm
-from calibration.table_detect import TableNotFound, refine_quad
+from calibration.table_detect import quad_from_lines, robust_line
 
 BACK = "back"
 """The ink class of a face-down tile (its grid lines)."""
@@ -195,15 +195,58 @@ def detect_tiles(top: np.ndarray, affine: np.ndarray, tile_mm: float,
 
 
 def _refine_tile(top: np.ndarray, box_rect: np.ndarray, px_per_mm: float) -> np.ndarray:
-    """Sub-pixel corners of one tile, refined on a crop around it (fast), or the coarse box."""
-    pad = round(6 * px_per_mm)
+    """Sub-pixel corners of one tile's top face, or the coarse box.
+
+    The blob found may include a stack's visible side faces and its shadow; the top face is
+    the bright paper, so along each side the *innermost* strong step away from the paper's
+    colour is taken (searching 6 mm either side of the blob's edge), then a line is fitted
+    through those points (RANSAC, as for the table) and the lines are intersected.
+    """
+    pad = round(8 * px_per_mm)
     x0, y0 = np.maximum(np.floor(box_rect.min(axis=0)).astype(int) - pad, 0)
     x1, y1 = np.ceil(box_rect.max(axis=0)).astype(int) + pad
     crop = top[y0:y1, x0:x1]
     offset = np.array([x0, y0], np.float64)
+    box = box_rect - offset
+    lab = cv2.GaussianBlur(_lab(crop), (0, 0), 0.6 * px_per_mm)
+    centre = box.mean(axis=0)
+    inner = (box - centre) * 0.7 + centre
+    mask = np.zeros(crop.shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, np.round(inner).astype(np.int32), 255)
+    inside = lab[mask > 0]
+    if len(inside) < 20:
+        return box_rect
+    paper = np.median(inside[inside[:, 0] >= np.percentile(inside[:, 0], 80)], axis=0)
+    away = np.linalg.norm((lab - paper) * np.float32([1.0, 1.0, 1.0]), axis=2).astype(np.float32)
+    lines = []
+    for i in range(4):
+        p0, p1 = box[i], box[(i + 1) % 4]
+        d = (p1 - p0) / np.linalg.norm(p1 - p0)
+        n = np.array([-d[1], d[0]])
+        if np.dot(n, (p0 + p1) / 2 - centre) < 0:
+            n = -n  # outward
+        offsets = np.arange(-6 * px_per_mm, 6 * px_per_mm + 1e-9, 0.5)
+        base = p0 + np.outer(np.linspace(0.15, 0.85, 40), p1 - p0)
+        pts = (base[:, None, :] + offsets[None, :, None] * n).astype(np.float32)
+        prof = cv2.remap(away, pts[..., 0], pts[..., 1], cv2.INTER_LINEAR,
+                         borderMode=cv2.BORDER_REPLICATE)
+        grad = np.gradient(prof, axis=1)  # rising away from the paper, outwards
+        edge_pts = []
+        for row in range(len(base)):
+            g = grad[row]
+            strong = np.flatnonzero((g[1:-1] >= g[:-2]) & (g[1:-1] >= g[2:])
+                                    & (g[1:-1] > max(3.0, 0.4 * g.max()))) + 1
+            if len(strong) == 0:
+                continue
+            k = int(strong[0])  # the innermost step away from the paper
+            denom = g[k - 1] - 2 * g[k] + g[k + 1]
+            shift = 0.5 * (g[k - 1] - g[k + 1]) / denom if abs(denom) > 1e-9 else 0.0
+            edge_pts.append(base[row] + (offsets[k] + np.clip(shift, -1, 1) * 0.5) * n)
+        if len(edge_pts) < 8:
+            return box_rect
+        lines.append(robust_line(np.array(edge_pts), inlier_px=0.75))
     try:
-        corners = refine_quad(crop, box_rect - offset, band_px=max(3.0, 1.5 * px_per_mm))
-        corners = refine_quad(crop, corners, band_px=max(2.0, 0.75 * px_per_mm))
-    except (TableNotFound, np.linalg.LinAlgError):
+        corners = quad_from_lines(lines)
+    except np.linalg.LinAlgError:
         return box_rect
     return corners + offset
