@@ -801,6 +801,42 @@ class Renderer:
 
         return self.finish(self.render_light(scene_at, t), t, index)
 
+    def frame_truth(self, timeline: SceneTimeline, index: int) -> list[dict]:
+        """Ground truth of frame `index` in pixels, one row per coin at the frame's time.
+
+        `center_px` is the projected centre of the coin's top face, `radius_px` its radius
+        there, `occluded` the share of that face a hand hides (0–1), for scoring detectors.
+        """
+        t = index / self.fps
+        scene = timeline.at(min(max(t, 0.0), float(timeline.duration)))
+        rows = []
+        for c in scene.coins:
+            top = self._stack_height(c.on) + self.look.coins.thickness_mm
+            center = self.camera.project_mm_to_px(c.center_mm, top)[0]
+            radius = self.layout.coin_mm / 2 * self.camera.px_per_mm(c.center_mm, top)
+            rows.append({"coin": c.coin, "face": c.face_up, "visible": c.visible,
+                         "center_px": [round(float(center[0]), 3), round(float(center[1]), 3)],
+                         "radius_px": round(radius, 3),
+                         "occluded": round(self._occluded(c, scene.hands), 3)
+                         if c.visible else 1.0})
+        return rows
+
+    def _occluded(self, c: CoinPose, hands: tuple[HandPose, ...]) -> float:
+        """The share of a coin's top face under a hand (measured in the texture, 4× fine)."""
+        if not hands:
+            return 0.0
+        _, top, _, high = self._coin_geometry(c)
+        r = self.layout.coin_mm / 2 * self.ppm * self._scale_at(top)
+        q = 4.0
+        n = math.ceil(2 * r * q) + 4
+        origin = high - (n - 1) / 2 / q
+        disc = disc_coverage(n, (n - 1) / 2, r * q)
+        mask = np.zeros((n, n), np.uint8)
+        for hand in hands:
+            for layers, _ in self._hand_geometry(hand)[0]:
+                _fill(mask, (layers[0] - origin) * q, 255)
+        return float((disc * (mask / 255.0)).sum() / max(disc.sum(), 1e-9))
+
     def frame_count(self, timeline: SceneTimeline) -> int:
         return math.floor(float(timeline.duration) * self.fps + 1e-9) + 1
 
@@ -842,7 +878,9 @@ def render_frames(timeline: SceneTimeline, layout: Layout, look: Look,
 def write_video(path: str | Path, timeline: SceneTimeline, layout: Layout, look: Look,
                 size: tuple[int, int] = (1280, 720), fps: float = 30.0,
                 progress: bool = True, jpeg: bool = False) -> Path:
-    """Render a timeline to a video file (.mp4 → mp4v, .avi → MJPG) plus `<stem>.camera.json`.
+    """Render a timeline to a video file (.mp4 → mp4v, .avi → MJPG) plus `<stem>.camera.json`
+    (the camera's ground truth) and `<stem>.truth.jsonl` (per frame: each coin's centre and
+    radius in pixels and how much a hand hides it, from :meth:`Renderer.frame_truth`).
 
     Both codecs are written and read back by this OpenCV build (its mp4v has no bitrate
     setting).  The video codec is the compression here: the per-frame JPEG of `Look` doubles
@@ -857,11 +895,15 @@ def write_video(path: str | Path, timeline: SceneTimeline, layout: Layout, look:
     writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*fourcc), fps, renderer.camera.size)
     if not writer.isOpened():
         raise OSError(f"cannot write {fourcc} video to {path}")
+    truth_rows = []
     try:
-        for frame in renderer.frames(timeline, progress=progress):
+        for i, frame in enumerate(renderer.frames(timeline, progress=progress)):
             writer.write(frame)
+            truth_rows.append(json.dumps({"frame": i, "t": round(i / fps, 6),
+                                          "coins": renderer.frame_truth(timeline, i)}))
     finally:
         writer.release()
+    path.with_suffix(".truth.jsonl").write_text("\n".join(truth_rows) + "\n")
     truth = dict(renderer.camera.to_json(), fps=fps, exposure_s=renderer.exposure_s,
                  exposure="centred on frame index / fps", look_seed=look.seed)
     path.with_suffix(".camera.json").write_text(json.dumps(truth, indent=1) + "\n")

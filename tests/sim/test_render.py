@@ -233,6 +233,10 @@ def test_a_hand_reaching_over_a_coin_hides_it(clean: Renderer) -> None:
     skin = np.array(clean.look.hand.skin_rgb[::-1], np.float64)
     disc = np.array(clean.look.coins.disc_rgb[::-1], np.float64)
     assert np.linalg.norm(seen[patch].mean(axis=(0, 1)) - disc) < 120
+    truth = clean.frame_truth(Still((coin,), (hand,)), 0)[0]
+    assert truth["occluded"] > 0.9 and truth["visible"]
+    assert clean.frame_truth(Still((coin,)), 0)[0]["occluded"] == 0.0
+    np.testing.assert_allclose(truth["center_px"], (u, v), atol=1e-3)
     occluded = hidden[patch].reshape(-1, 3)
     mean = occluded.mean(axis=0)
     cosine = float(mean @ skin / (np.linalg.norm(mean) * np.linalg.norm(skin)))
@@ -276,5 +280,7 @@ def test_a_clip_is_written_and_reads_back(tmp_path) -> None:
     assert len(frames) == 10
     assert frames[0].shape == (720, 1280, 3)
     assert path.with_suffix(".camera.json").exists()
+    rows = path.with_suffix(".truth.jsonl").read_text().splitlines()
+    assert len(rows) == 10 and '"center_px"' in rows[0]
     assert path.stat().st_size < 1_000_000  # mp4v: ~0.5 MB/s at 720p30, the first frame big
     assert math.isfinite(float(frames[-1].mean()))
