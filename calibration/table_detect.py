@@ -357,7 +357,7 @@ def outer_edge_lines(image: np.ndarray, corners_px: np.ndarray, max_fraction: fl
         g0, g1, g2 = grad[rows, k - 1], grad[rows, k], grad[rows, k + 1]
         denom = np.where(np.abs(g0 - 2 * g1 + g2) > 1e-9, g0 - 2 * g1 + g2, 1.0)
         step = offsets[k] + np.clip(0.5 * (g0 - g2) / denom, -1, 1) * 0.5
-        strong = g1 > max(2.0, 0.5 * float(np.median(g1)))
+        strong = g1 > max(1.0, 0.5 * float(np.median(g1)))
         if strong.sum() < 20 or np.std(step[strong]) > 2.0:
             lines.append(None)  # no consistent second edge along this side
             continue
