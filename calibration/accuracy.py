@@ -68,7 +68,7 @@ def synthetic_figures() -> None:
           f"(median of scene maxima {np.median(tiles):.2f})")
 
 
-def simulator_figures(looks: int) -> None:
+def simulator_figures(looks: int, first: int = 0) -> None:
     from calibration.intrinsics import Intrinsics
     from referee.sim.look import Look
     from referee.sim.render import Renderer
@@ -81,7 +81,7 @@ def simulator_figures(looks: int) -> None:
             return SimScene(coins=())
 
     template = castle_croquetnole_layout()
-    for seed in range(looks):
+    for seed in range(first, first + looks):
         look = Look() if seed == 0 else Look.random(seed)
         renderer = Renderer(template, look, (1280, 720))
         cam = renderer.camera
@@ -106,10 +106,11 @@ def main() -> None:
     parser.add_argument("--realdata", type=Path,
                         default=Path(__file__).resolve().parents[2] / "shared" / "realdata")
     parser.add_argument("--sim-looks", type=int, default=6)
+    parser.add_argument("--sim-first", type=int, default=0, help="the first look's seed")
     args = parser.parse_args()
     intrinsics_figures(args.realdata)
     synthetic_figures()
-    simulator_figures(args.sim_looks)
+    simulator_figures(args.sim_looks, args.sim_first)
 
 
 if __name__ == "__main__":
