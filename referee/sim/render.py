@@ -887,6 +887,7 @@ def write_video(path: str | Path, timeline: SceneTimeline, layout: Layout, look:
     the file size (its blocks cost bits) and is off unless `jpeg` is set.  About 0.3–0.5 MB per
     second of 720p30.
     """
+    import dataclasses
     import json
 
     path = Path(path)
@@ -905,7 +906,8 @@ def write_video(path: str | Path, timeline: SceneTimeline, layout: Layout, look:
         writer.release()
     path.with_suffix(".truth.jsonl").write_text("\n".join(truth_rows) + "\n")
     truth = dict(renderer.camera.to_json(), fps=fps, exposure_s=renderer.exposure_s,
-                 exposure="centred on frame index / fps", look_seed=look.seed)
+                 exposure="centred on frame index / fps", look_seed=look.seed,
+                 look=dataclasses.asdict(look))
     path.with_suffix(".camera.json").write_text(json.dumps(truth, indent=1) + "\n")
     return path
 
