@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from referee.vision.detect import PixelMapping
@@ -15,6 +16,22 @@ def mapping_from_profile(profile) -> PixelMapping:
     plane = profile.plane
     camera = None if profile.camera_mm is None else np.asarray(profile.camera_mm, float)
     return PixelMapping(plane.to_table_mm, plane.to_pixels, camera)
+
+
+def mapping_from_camera(camera) -> PixelMapping:
+    """The exact mapping of a known camera (the simulator's `referee.sim.camera.Camera`, or any
+    object with `undistort_px`, `homography_mm_to_px`, `project_mm_to_px` and `center_mm`):
+    vision measured without calibration error, to isolate vision's own."""
+    inverse = np.linalg.inv(camera.homography_mm_to_px(0.0))
+
+    def to_mm(points_px: np.ndarray) -> np.ndarray:
+        flat = camera.undistort_px(np.asarray(points_px, float)).reshape(-1, 1, 2)
+        return cv2.perspectiveTransform(flat, inverse).reshape(-1, 2)
+
+    def to_px(points_mm: np.ndarray) -> np.ndarray:
+        return camera.project_mm_to_px(np.asarray(points_mm, float))
+
+    return PixelMapping(to_mm, to_px, camera.center_mm)
 
 
 def load(path: str | Path):

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import math
 
-import cv2
-import numpy as np
 import pytest
 
 from referee.layout import castle_croquetnole_layout
@@ -19,32 +17,18 @@ from referee.sim.look import Look
 from referee.sim.render import Renderer
 from referee.sim.scenarios import scenario
 from referee.sim.script import play
+from referee.vision.calibrated import mapping_from_camera
 from referee.vision.capture import Frame
-from referee.vision.detect import PixelMapping
 from referee.vision.pipeline import Pipeline, run
 
 LAYOUT = castle_croquetnole_layout()
-
-
-def camera_mapping(renderer: Renderer) -> PixelMapping:
-    cam = renderer.camera
-    inverse = np.linalg.inv(cam.homography_mm_to_px(0.0))
-
-    def to_mm(points_px: np.ndarray) -> np.ndarray:
-        flat = cam.undistort_px(np.asarray(points_px, float)).reshape(-1, 1, 2)
-        return cv2.perspectiveTransform(flat, inverse).reshape(-1, 2)
-
-    def to_px(points_mm: np.ndarray) -> np.ndarray:
-        return cam.project_mm_to_px(np.asarray(points_mm, float))
-
-    return PixelMapping(to_mm, to_px, cam.center_mm)
 
 
 @pytest.fixture(scope="module")
 def analysed():
     session = play(scenario("gate-run"), seed=1)
     renderer = Renderer(LAYOUT, Look.random(3), (1280, 720), 30.0)
-    pipeline = Pipeline(camera_mapping(renderer), LAYOUT, (1280, 720), 30.0)
+    pipeline = Pipeline(mapping_from_camera(renderer.camera), LAYOUT, (1280, 720), 30.0)
     frames = (Frame(i, i / 30.0, image) for i, image in enumerate(renderer.frames(
         session.timeline)))
     return session, list(run(frames, pipeline))
