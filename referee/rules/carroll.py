@@ -34,7 +34,7 @@ from referee.geometry import dist, in_contact
 from referee.layout import Layout, load_layout
 from referee.layouts_carroll import COLOURS_4, COLOURS_5, GAME, CarrollSpots, build_layout
 from referee.layouts_carroll import carroll_spots as layout_spots
-from referee.rules.base import OptionError, Ruling, register, resolve_options
+from referee.rules.base import OptionError, register, resolve_options
 from referee.rules.carroll_options import OPTIONS
 from referee.rules.carroll_text import CLAUSES
 from referee.rules.croquetnole import (
@@ -152,30 +152,21 @@ def make_carroll_castle_croquet(options: dict[str, Any] | None = None) -> Carrol
 class CarrollState(CroquetnoleState):
     """A position of Carroll's Castle Croquet; `apply(event)` folds one event into rulings."""
 
+    GAME = GAME
     game: CarrollCastleCroquet
 
-    def __init__(self, game: CarrollCastleCroquet, data: dict[str, Any] | None = None) -> None:
-        self.game = game
-        self.o = game.engine_options
-        self.layout = game.layout
-        self._out: list[Ruling] = []
-        self._t = 0.0
-        self._index = -1
-        self.history: list[dict[str, Any]] = []
-        self.voided: set[int] = set()
-        self.accepted: set[int] = set()
-        self.ruling_events: dict[str, list[Any]] = {}
-        if data is None:
-            self._reset()
-        else:
-            self._load(data)
+    def _options(self, game: Any) -> dict[str, Any]:
+        return game.engine_options
+
+    def rule_words(self, clause: str) -> str:
+        return (CLAUSES.get(clause) or CCN_CLAUSES.get(clause) or ("", ""))[1]
 
     # ------------------------------------------------------------------ state as data
     def _reset(self) -> None:
         g = self.game
         self.knights = {g.knight_of[n]: Knight(g.knight_of[n], n, status="in_play", member=n)
                         for n in g.castles}
-        self.guards = {g.guard_of[n]: Guard(g.guard_of[n], n) for n in g.castles}
+        self.guards = {g.guard_of[n]: Guard(g.guard_of[n], n, member=n) for n in g.castles}
         self.turn = Turn()
         self.motion: Motion | None = None
         self.positions: dict[str, list[float]] = {}
@@ -199,20 +190,6 @@ class CarrollState(CroquetnoleState):
     def _load_core(self, d: dict[str, Any]) -> None:
         super()._load_core(d)
         self.car = copy.deepcopy(d["car"])
-
-    def to_json(self) -> dict[str, Any]:
-        data = super().to_json()
-        data["game"] = GAME
-        return data
-
-    def _load(self, data: dict[str, Any]) -> None:
-        if data.get("game") != GAME:
-            raise ValueError(f"not a {GAME} state")
-        self._load_core(data["core"])
-        self.history = copy.deepcopy(data["history"])
-        self.voided = set(data["voided"])
-        self.accepted = set(data["accepted"])
-        self.ruling_events = copy.deepcopy(data["ruling_events"])
 
     # ------------------------------------------------------------------ the summary
     def summary(self) -> dict[str, Any]:
@@ -260,16 +237,6 @@ class CarrollState(CroquetnoleState):
         return max(0, self.turn.flicks_left) + (1 if free else 0)
 
     # ------------------------------------------------------------------ helpers
-    def _rule(self, kind: str, clause: str, text: str, **kw: Any) -> Ruling:
-        words = (CLAUSES.get(clause) or CCN_CLAUSES.get(clause) or ("", ""))[1]
-        if "at" in kw and kw["at"] is not None:
-            kw["at"] = (round(kw["at"][0], 2), round(kw["at"][1], 2))
-        if "extra" in kw:
-            kw["extra"] = copy.deepcopy(kw["extra"])
-        ruling = Ruling(self._t, kind, clause, text, rule=words, of=self._index, **kw)
-        self._out.append(ruling)
-        return ruling
-
     def _name(self, coin: str) -> str:
         role, n = self.game.role[coin]
         colour = self.game.colours[n][0 if role == "soldier" else 1]

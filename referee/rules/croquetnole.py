@@ -28,7 +28,6 @@ from referee.layout import Layout, castle_croquetnole_layout, load_layout
 from referee.rules.base import (
     InvalidEventError,
     OptionError,
-    Ruling,
     register,
     resolve_options,
 )
@@ -43,6 +42,7 @@ from referee.rules.croquetnole_model import (
 )
 from referee.rules.croquetnole_options import OPTIONS
 from referee.rules.croquetnole_text import CLAUSES
+from referee.rules.fold import EventSourcedState
 
 GAME = "castle-croquetnole"
 
@@ -157,30 +157,18 @@ def make_castle_croquetnole(options: dict[str, Any] | None = None) -> CastleCroq
     return CastleCroquetnole(options)
 
 
-class CroquetnoleState:
+class CroquetnoleState(EventSourcedState):
     """A position of Castle Croquetnole; `apply(event)` folds one event and returns rulings."""
 
-    def __init__(self, game: CastleCroquetnole, data: dict[str, Any] | None = None) -> None:
-        self.game = game
-        self.o = game.options
-        self.layout = game.layout
-        self._out: list[Ruling] = []
-        self._t = 0.0
-        self._index = -1
-        self.history: list[dict[str, Any]] = []
-        self.voided: set[int] = set()
-        self.accepted: set[int] = set()
-        self.ruling_events: dict[str, list[Any]] = {}
-        if data is None:
-            self._reset()
-        else:
-            self._load(data)
+    GAME = GAME
+    CLAUSES = CLAUSES
 
     # ------------------------------------------------------------------ state as data
     def _reset(self) -> None:
         g = self.game
-        self.knights = {g.knight_of[n]: Knight(g.knight_of[n], n) for n in g.castles}
-        self.guards = {g.guard_of[n]: Guard(g.guard_of[n], n) for n in g.castles}
+        # Every coin starts inside its own castle (CCN-19), the guard on duty.
+        self.knights = {g.knight_of[n]: Knight(g.knight_of[n], n, member=n) for n in g.castles}
+        self.guards = {g.guard_of[n]: Guard(g.guard_of[n], n, member=n) for n in g.castles}
         self.turn = Turn()
         self.motion: Motion | None = None
         self.positions: dict[str, list[float]] = {}
@@ -222,26 +210,6 @@ class CroquetnoleState:
         self.winner = d["winner"]
         self.tiles_out = list(d["tiles_out"])
         self.times_taken = dict(d["times_taken"])
-
-    def to_json(self) -> dict[str, Any]:
-        """Everything the state holds, as JSON data (the history makes overrides possible)."""
-        return {
-            "game": GAME,
-            "core": self._core(),
-            "history": copy.deepcopy(self.history),
-            "voided": sorted(self.voided),
-            "accepted": sorted(self.accepted),
-            "ruling_events": copy.deepcopy(self.ruling_events),
-        }
-
-    def _load(self, data: dict[str, Any]) -> None:
-        if data.get("game") != GAME:
-            raise ValueError(f"not a {GAME} state")
-        self._load_core(data["core"])
-        self.history = copy.deepcopy(data["history"])
-        self.voided = set(data["voided"])
-        self.accepted = set(data["accepted"])
-        self.ruling_events = copy.deepcopy(data["ruling_events"])
 
     def is_terminal(self) -> bool:
         return self.over
@@ -290,88 +258,7 @@ class CroquetnoleState:
         }
 
     # ------------------------------------------------------------------ folding
-    def apply(self, event: ev.Event) -> list[Ruling]:
-        """Fold one event; return the rulings it caused (ids "<event index>.<n>")."""
-        self.game.check_event(event)
-        index = len(self.history)
-        self.history.append(event.to_json())
-        if isinstance(event, ev.Override):
-            rulings = self._override(event, index)
-        else:
-            rulings = self._fold(event, index)
-        return rulings
-
-    def _fold(self, event: ev.Event, index: int) -> list[Ruling]:
-        self._out = []
-        self._t = event.t
-        self._index = index
-        if index not in self.voided:
-            self._dispatch(event)
-        for n, ruling in enumerate(self._out):
-            ruling.id = f"{index}.{n}"
-            self.ruling_events[ruling.id] = [index, ruling.kind]
-        out, self._out = self._out, []
-        return out
-
-    def _override(self, event: ev.Override, index: int) -> list[Ruling]:
-        """Reverse the event behind a ruling and re-fold the whole history (§ Boundaries)."""
-        target = self.ruling_events.get(event.ruling)
-        if target is None:
-            r = Ruling(event.t, "reject", "override",
-                       f"There is no ruling {event.ruling!r} to overrule.", id=f"{index}.0",
-                       of=index)
-            return [r]
-        ev_index, kind = target
-        if kind == "override":
-            # Overruling an override undoes it: toggle the same event back.
-            ev_index, kind = self.ruling_events[f"_override_{ev_index}"]
-        if self.history[ev_index]["type"] == "settled":
-            return [Ruling(event.t, "reject", "override",
-                           "A settle cannot be overruled; overrule the ruling about the "
-                           "event in question.", id=f"{index}.0", of=index)]
-        before = self.summary()
-        if kind == "uncertain":
-            self.accepted ^= {ev_index}
-        else:
-            self.voided ^= {ev_index}
-        self._refold(until=index)
-        after = self.summary()
-        changed = before != after
-        text = (f"Ruling {event.ruling} overruled by {event.by or 'the players'}"
-                + (f" ({event.reason})" if event.reason else "") + "; the game was re-adjudicated"
-                + (" and the state changed." if changed else " with no change to the state."))
-        r = Ruling(event.t, "override", "override", text, id=f"{index}.0", of=ev_index,
-                   extra={"overrules": event.ruling})
-        self.ruling_events[r.id] = [index, "override"]
-        self.ruling_events[f"_override_{index}"] = [ev_index, kind]
-        return [r]
-
-    def _refold(self, until: int) -> None:
-        """Fold history[:until] again from the start; earlier overrides keep their ids."""
-        history = self.history
-        overrides = {k: v for k, v in self.ruling_events.items()
-                     if k.startswith("_override_") or v[1] == "override"}
-        self.history = []
-        self.ruling_events = {}
-        self._reset()
-        for i, data in enumerate(history[:until]):
-            self.history.append(data)
-            if data["type"] != "override":
-                self._fold(ev.event_from_json(data), i)
-        self.history = history
-        self.ruling_events.update(overrides)
-
     # ------------------------------------------------------------------ helpers
-    def _rule(self, kind: str, clause: str, text: str, **kw: Any) -> Ruling:
-        words = CLAUSES.get(clause, ("", ""))[1]
-        if "at" in kw and kw["at"] is not None:
-            kw["at"] = (round(kw["at"][0], 2), round(kw["at"][1], 2))
-        if "extra" in kw:
-            kw["extra"] = copy.deepcopy(kw["extra"])  # a ruling never changes afterwards
-        ruling = Ruling(self._t, kind, clause, text, rule=words, of=self._index, **kw)
-        self._out.append(ruling)
-        return ruling
-
     def _name(self, coin: str) -> str:
         role, n = self.game.role[coin]
         return f"{SUIT_TITLE.get(self.layout.castles[n].suit, self.layout.castles[n].suit)} {role}"

@@ -38,10 +38,6 @@ class Knight:
     immunity: str = "none"
     """`release_immunity`: none | awaiting (released, its turn not begun) | active."""
 
-    def __post_init__(self) -> None:
-        if self.member is None and self.status in ("unplaced", "recovering"):
-            self.member = self.owner
-
 
 @dataclass
 class Guard:
@@ -50,11 +46,7 @@ class Guard:
     on_duty: bool = True
     struck: list[str] = field(default_factory=list)
     member: int | None = None
-    """Only used with `guards_enter_foreign_castles`: the castle the guard is inside."""
-
-    def __post_init__(self) -> None:
-        if self.member is None and self.on_duty:
-            self.member = self.owner
+    """With `guards_enter_foreign_castles`: the castle the guard is inside by the gate rule."""
 
 
 @dataclass

@@ -21,7 +21,8 @@ from referee import events as ev
 from referee.geometry import dist, dot, edge_gap_to_footprint, sub, within_coin_width
 from referee.layout import Layout, load_layout
 from referee.layouts_ttc import check_ttc_layout, course_axis, ttc_layout
-from referee.rules.base import InvalidEventError, OptionError, Ruling, register, resolve_options
+from referee.rules.base import InvalidEventError, OptionError, register, resolve_options
+from referee.rules.fold import EventSourcedState
 from referee.rules.tabletop_model import (
     COMPLETE,
     COURSE,
@@ -176,24 +177,11 @@ def make_tabletop_croquet(options: dict[str, Any] | None = None) -> TabletopCroq
     return TabletopCroquet(options)
 
 
-class TabletopState:
+class TabletopState(EventSourcedState):
     """A position of Tabletop Croquet; `apply(event)` folds one event and returns rulings."""
 
-    def __init__(self, game: TabletopCroquet, data: dict[str, Any] | None = None) -> None:
-        self.game = game
-        self.o = game.options
-        self.layout = game.layout
-        self._out: list[Ruling] = []
-        self._t = 0.0
-        self._index = -1
-        self.history: list[dict[str, Any]] = []
-        self.voided: set[int] = set()
-        self.accepted: set[int] = set()
-        self.ruling_events: dict[str, list[Any]] = {}
-        if data is None:
-            self._reset()
-        else:
-            self._load(data)
+    GAME = GAME
+    CLAUSES = CLAUSES
 
     # ------------------------------------------------------------------ state as data
     def _reset(self) -> None:
@@ -235,26 +223,6 @@ class TabletopState:
         self.winning_team = d["winning_team"]
         self.completions = list(d["completions"])
         self.tiles_out = list(d["tiles_out"])
-
-    def to_json(self) -> dict[str, Any]:
-        """Everything the state holds, as JSON data (the history makes overrides possible)."""
-        return {
-            "game": GAME,
-            "core": self._core(),
-            "history": copy.deepcopy(self.history),
-            "voided": sorted(self.voided),
-            "accepted": sorted(self.accepted),
-            "ruling_events": copy.deepcopy(self.ruling_events),
-        }
-
-    def _load(self, data: dict[str, Any]) -> None:
-        if data.get("game") != GAME:
-            raise ValueError(f"not a {GAME} state")
-        self._load_core(data["core"])
-        self.history = copy.deepcopy(data["history"])
-        self.voided = set(data["voided"])
-        self.accepted = set(data["accepted"])
-        self.ruling_events = copy.deepcopy(data["ruling_events"])
 
     def is_terminal(self) -> bool:
         """True once somebody (or a team) has won."""
@@ -312,83 +280,7 @@ class TabletopState:
         return self._cur().coin
 
     # ------------------------------------------------------------------ folding
-    def apply(self, event: ev.Event) -> list[Ruling]:
-        """Fold one event; return the rulings it caused (ids "<event index>.<n>")."""
-        self.game.check_event(event)
-        index = len(self.history)
-        self.history.append(event.to_json())
-        if isinstance(event, ev.Override):
-            return self._override(event, index)
-        return self._fold(event, index)
-
-    def _fold(self, event: ev.Event, index: int) -> list[Ruling]:
-        self._out = []
-        self._t = event.t
-        self._index = index
-        if index not in self.voided:
-            self._dispatch(event)
-        for n, ruling in enumerate(self._out):
-            ruling.id = f"{index}.{n}"
-            self.ruling_events[ruling.id] = [index, ruling.kind]
-        out, self._out = self._out, []
-        return out
-
-    def _override(self, event: ev.Override, index: int) -> list[Ruling]:
-        """Reverse the event behind a ruling and re-fold the whole history."""
-        target = self.ruling_events.get(event.ruling)
-        if target is None:
-            return [Ruling(event.t, "reject", "override",
-                           f"There is no ruling {event.ruling!r} to overrule.", id=f"{index}.0",
-                           of=index)]
-        ev_index, kind = target
-        if kind == "override":
-            ev_index, kind = self.ruling_events[f"_override_{ev_index}"]
-        if self.history[ev_index]["type"] == "settled":
-            return [Ruling(event.t, "reject", "override",
-                           "A settle cannot be overruled; overrule the ruling about the "
-                           "event in question.", id=f"{index}.0", of=index)]
-        before = self.summary()
-        if kind == "uncertain":
-            self.accepted ^= {ev_index}
-        else:
-            self.voided ^= {ev_index}
-        self._refold(until=index)
-        changed = before != self.summary()
-        text = (f"Ruling {event.ruling} overruled by {event.by or 'the players'}"
-                + (f" ({event.reason})" if event.reason else "") + "; the game was re-adjudicated"
-                + (" and the state changed." if changed else " with no change to the state."))
-        r = Ruling(event.t, "override", "override", text, id=f"{index}.0", of=ev_index,
-                   extra={"overrules": event.ruling})
-        self.ruling_events[r.id] = [index, "override"]
-        self.ruling_events[f"_override_{index}"] = [ev_index, kind]
-        return [r]
-
-    def _refold(self, until: int) -> None:
-        """Fold history[:until] again from the start; earlier overrides keep their ids."""
-        history = self.history
-        overrides = {k: v for k, v in self.ruling_events.items()
-                     if k.startswith("_override_") or v[1] == "override"}
-        self.history = []
-        self.ruling_events = {}
-        self._reset()
-        for i, data in enumerate(history[:until]):
-            self.history.append(data)
-            if data["type"] != "override":
-                self._fold(ev.event_from_json(data), i)
-        self.history = history
-        self.ruling_events.update(overrides)
-
     # ------------------------------------------------------------------ helpers
-    def _rule(self, kind: str, clause: str, text: str, **kw: Any) -> Ruling:
-        words = CLAUSES.get(clause, ("", ""))[1]
-        if kw.get("at") is not None:
-            kw["at"] = (round(kw["at"][0], 2), round(kw["at"][1], 2))
-        if "extra" in kw:
-            kw["extra"] = copy.deepcopy(kw["extra"])
-        ruling = Ruling(self._t, kind, clause, text, rule=words, of=self._index, **kw)
-        self._out.append(ruling)
-        return ruling
-
     def _cur(self) -> Player:
         return self.players[str(self.turn.player)]
 

@@ -1,0 +1,165 @@
+"""The event-sourced fold that every flicking game shares: history, ruling ids, overrides.
+
+A state keeps the events it folded (as JSON), so an override — a person overruling a ruling —
+is one more event: the engine reverses the event behind that ruling (voids it, or accepts it
+when it was too close to call) and re-folds the history from the start.  Ruling ids are
+"<event index>.<n>", stable for a given stream.  A game's state subclasses this and provides
+`_reset` (the initial position), `_core`/`_load_core` (its own data as JSON), `_dispatch`
+(one event's rules) and `summary`.
+"""
+
+from __future__ import annotations
+
+import copy
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from referee import events as ev
+from referee.rules.base import Ruling
+
+
+class EventSourcedState(ABC):
+    """A game position that folds events into rulings and can be overruled."""
+
+    GAME: ClassVar[str] = ""
+    CLAUSES: ClassVar[Mapping[str, tuple[str, str]]] = {}
+    """Clause id → (title, the rule's own words), quoted in each ruling."""
+
+    def __init__(self, game: Any, data: dict[str, Any] | None = None) -> None:
+        self.game = game
+        self.o: dict[str, Any] = self._options(game)
+        self.layout = game.layout
+        self._out: list[Ruling] = []
+        self._t = 0.0
+        self._index = -1
+        self.history: list[dict[str, Any]] = []
+        self.voided: set[int] = set()
+        self.accepted: set[int] = set()
+        self.ruling_events: dict[str, list[Any]] = {}
+        if data is None:
+            self._reset()
+        else:
+            self._load(data)
+
+    # -- hooks a game provides ----------------------------------------------------------
+    def _options(self, game: Any) -> dict[str, Any]:
+        return game.options
+
+    @abstractmethod
+    def _reset(self) -> None: ...
+
+    @abstractmethod
+    def _core(self) -> dict[str, Any]: ...
+
+    @abstractmethod
+    def _load_core(self, d: dict[str, Any]) -> None: ...
+
+    @abstractmethod
+    def _dispatch(self, event: ev.Event) -> None: ...
+
+    @abstractmethod
+    def summary(self) -> dict[str, Any]: ...
+
+    def rule_words(self, clause: str) -> str:
+        return self.CLAUSES.get(clause, ("", ""))[1]
+
+    # -- state as data --------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        """Everything the state holds, as JSON data (the history makes overrides possible)."""
+        return {
+            "game": self.GAME,
+            "core": self._core(),
+            "history": copy.deepcopy(self.history),
+            "voided": sorted(self.voided),
+            "accepted": sorted(self.accepted),
+            "ruling_events": copy.deepcopy(self.ruling_events),
+        }
+
+    def _load(self, data: dict[str, Any]) -> None:
+        if data.get("game") != self.GAME:
+            raise ValueError(f"not a {self.GAME} state")
+        self._load_core(data["core"])
+        self.history = copy.deepcopy(data["history"])
+        self.voided = set(data["voided"])
+        self.accepted = set(data["accepted"])
+        self.ruling_events = copy.deepcopy(data["ruling_events"])
+
+    # -- folding ----------------------------------------------------------------------------
+    def apply(self, event: ev.Event) -> list[Ruling]:
+        """Fold one event; return the rulings it caused (ids "<event index>.<n>")."""
+        self.game.check_event(event)
+        index = len(self.history)
+        self.history.append(event.to_json())
+        if isinstance(event, ev.Override):
+            return self._override(event, index)
+        return self._fold(event, index)
+
+    def _fold(self, event: ev.Event, index: int) -> list[Ruling]:
+        self._out = []
+        self._t = event.t
+        self._index = index
+        if index not in self.voided:
+            self._dispatch(event)
+        for n, ruling in enumerate(self._out):
+            ruling.id = f"{index}.{n}"
+            self.ruling_events[ruling.id] = [index, ruling.kind]
+        out, self._out = self._out, []
+        return out
+
+    def _override(self, event: ev.Override, index: int) -> list[Ruling]:
+        """Reverse the event behind a ruling and re-fold the whole history."""
+        target = self.ruling_events.get(event.ruling)
+        if target is None:
+            return [Ruling(event.t, "reject", "override",
+                           f"There is no ruling {event.ruling!r} to overrule.", id=f"{index}.0",
+                           of=index)]
+        ev_index, kind = target
+        if kind == "override":
+            # Overruling an override undoes it: toggle the same event back.
+            ev_index, kind = self.ruling_events[f"_override_{ev_index}"]
+        if self.history[ev_index]["type"] == "settled":
+            return [Ruling(event.t, "reject", "override",
+                           "A settle cannot be overruled; overrule the ruling about the "
+                           "event in question.", id=f"{index}.0", of=index)]
+        before = self.summary()
+        if kind == "uncertain":
+            self.accepted ^= {ev_index}
+        else:
+            self.voided ^= {ev_index}
+        self._refold(until=index)
+        changed = before != self.summary()
+        text = (f"Ruling {event.ruling} overruled by {event.by or 'the players'}"
+                + (f" ({event.reason})" if event.reason else "") + "; the game was re-adjudicated"
+                + (" and the state changed." if changed else " with no change to the state."))
+        ruling = Ruling(event.t, "override", "override", text, id=f"{index}.0", of=ev_index,
+                        extra={"overrules": event.ruling})
+        self.ruling_events[ruling.id] = [index, "override"]
+        self.ruling_events[f"_override_{index}"] = [ev_index, kind]
+        return [ruling]
+
+    def _refold(self, until: int) -> None:
+        """Fold history[:until] again from the start; earlier overrides keep their ids."""
+        history = self.history
+        overrides = {k: v for k, v in self.ruling_events.items()
+                     if k.startswith("_override_") or v[1] == "override"}
+        self.history = []
+        self.ruling_events = {}
+        self._reset()
+        for i, data in enumerate(history[:until]):
+            self.history.append(data)
+            if data["type"] != "override":
+                self._fold(ev.event_from_json(data), i)
+        self.history = history
+        self.ruling_events.update(overrides)
+
+    def _rule(self, kind: str, clause: str, text: str, **kw: Any) -> Ruling:
+        """Record a ruling of the event being folded, quoting the clause's words."""
+        if kw.get("at") is not None:
+            kw["at"] = (round(kw["at"][0], 2), round(kw["at"][1], 2))
+        if "extra" in kw:
+            kw["extra"] = copy.deepcopy(kw["extra"])  # a ruling never changes afterwards
+        ruling = Ruling(self._t, kind, clause, text, rule=self.rule_words(clause),
+                        of=self._index, **kw)
+        self._out.append(ruling)
+        return ruling
