@@ -722,22 +722,20 @@ class CroquetnoleState(EventSourcedState):
         assert m is not None
         inside = k.member
         if self.o["illegal_rollback"] == "all_coins":
-            moved = list(m.moved)
+            # Every coin the flick moves, up to its settling, goes back (_rollback_placements).
             flicked = list(self.turn.flicked)
             self._load_core(m.snapshot)
-            m.moved = moved
             self.motion = m
             self.turn.flicked = flicked
-            coins = moved
+            coins = list(m.moved)
         else:
             before = m.snapshot["knights"][k.coin]
-            restored = Knight(**copy.deepcopy(before))
-            self.knights[k.coin] = restored
+            self.knights[k.coin] = Knight(**copy.deepcopy(before))
             coins = [k.coin]
+            m.snapshot["_rollback_coins"] = coins
         self.turn.flicks_left = 0
         m.void = "illegal"
         m.play_over = True
-        m.snapshot["_rollback_coins"] = coins
         self._rule("illegal", "CCN-52",
                    f"Illegal: {self._name(k.coin)} went into gate {j} while still inside castle "
                    f"{inside}. Every effect of this flick is void; the coins go back where they "
