@@ -26,7 +26,6 @@ from referee.geometry import (
 )
 from referee.layout import Layout, castle_croquetnole_layout, load_layout
 from referee.rules.base import (
-    InvalidEventError,
     OptionError,
     register,
     resolve_options,
@@ -42,7 +41,7 @@ from referee.rules.croquetnole_model import (
 )
 from referee.rules.croquetnole_options import OPTIONS
 from referee.rules.croquetnole_text import CLAUSES
-from referee.rules.fold import EventSourcedState
+from referee.rules.fold import EventSourcedState, check_names
 
 GAME = "castle-croquetnole"
 
@@ -129,27 +128,7 @@ class CastleCroquetnole:
 
     def check_event(self, event: ev.Event) -> None:
         """Raise InvalidEventError for names this game does not know (a malformed stream)."""
-        coins = [getattr(event, k) for k in ("coin", "a", "b") if hasattr(event, k)]
-        if isinstance(event, ev.Contact):
-            coins += list(event.moving)
-        if isinstance(event, ev.Settled) and event.positions:
-            coins += list(event.positions)
-        for coin in coins:
-            if coin not in self.role:
-                raise InvalidEventError(
-                    f"unknown coin {coin!r}; this game's coins: {', '.join(self.role)}")
-        if isinstance(event, ev.Cross) and event.line not in self.layout.lines:
-            raise InvalidEventError(
-                f"unknown line {event.line!r}; lines: {', '.join(self.layout.lines)}")
-        piece = getattr(event, "piece", None)
-        if piece is not None and piece not in self.layout.pieces:
-            raise InvalidEventError(
-                f"unknown piece {piece!r}; pieces: {', '.join(self.layout.pieces)}")
-        on = getattr(event, "on", None)
-        if isinstance(event, ev.Place) and on is not None and on not in self.layout.pieces:
-            raise InvalidEventError(f"unknown stack {on!r}")
-        if isinstance(event, ev.Declare) and event.player not in self.castles:
-            raise InvalidEventError(f"unknown player {event.player}; players: {self.castles}")
+        check_names(event, self.role, self.layout, self.castles)
 
 
 @register(GAME)

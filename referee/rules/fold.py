@@ -12,11 +12,40 @@ from __future__ import annotations
 
 import copy
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any, ClassVar
 
 from referee import events as ev
-from referee.rules.base import Ruling
+from referee.layout import Layout
+from referee.rules.base import InvalidEventError, Ruling
+
+
+def check_names(event: ev.Event, coins: Collection[str], layout: Layout,
+                players: Collection[int]) -> None:
+    """Raise InvalidEventError when an event names a coin, line, piece or player the game does
+    not have: a malformed stream for this game (`referee adjudicate` exits 2 on it)."""
+    named = [getattr(event, k) for k in ("coin", "a", "b") if hasattr(event, k)]
+    if isinstance(event, ev.Contact):
+        named += list(event.moving)
+    if isinstance(event, ev.Settled) and event.positions:
+        named += list(event.positions)
+    for coin in named:
+        if coin not in coins:
+            raise InvalidEventError(
+                f"unknown coin {coin!r}; this game's coins: {', '.join(coins)}")
+    if isinstance(event, ev.Cross) and event.line not in layout.lines:
+        raise InvalidEventError(
+            f"unknown line {event.line!r}; lines: {', '.join(layout.lines)}")
+    piece = getattr(event, "piece", None)
+    if piece is not None and piece not in layout.pieces:
+        raise InvalidEventError(
+            f"unknown piece {piece!r}; pieces: {', '.join(layout.pieces)}")
+    on = getattr(event, "on", None)
+    if isinstance(event, ev.Place) and on is not None and on not in layout.pieces:
+        raise InvalidEventError(f"unknown stack {on!r}")
+    if isinstance(event, ev.Declare) and event.player not in players:
+        raise InvalidEventError(
+            f"unknown player {event.player}; players: {', '.join(map(str, players))}")
 
 
 class EventSourcedState(ABC):

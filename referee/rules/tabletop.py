@@ -21,8 +21,8 @@ from referee import events as ev
 from referee.geometry import dist, dot, edge_gap_to_footprint, sub, within_coin_width
 from referee.layout import Layout, load_layout
 from referee.layouts_ttc import check_ttc_layout, course_axis, ttc_layout
-from referee.rules.base import InvalidEventError, OptionError, register, resolve_options
-from referee.rules.fold import EventSourcedState
+from referee.rules.base import OptionError, register, resolve_options
+from referee.rules.fold import EventSourcedState, check_names
 from referee.rules.tabletop_model import (
     COMPLETE,
     COURSE,
@@ -148,27 +148,7 @@ class TabletopCroquet:
 
     def check_event(self, event: ev.Event) -> None:
         """Raise InvalidEventError for names this game does not know (a malformed stream)."""
-        coins = [getattr(event, k) for k in ("coin", "a", "b") if hasattr(event, k)]
-        if isinstance(event, ev.Contact):
-            coins += list(event.moving)
-        if isinstance(event, ev.Settled) and event.positions:
-            coins += list(event.positions)
-        for coin in coins:
-            if coin not in self.coin_player:
-                raise InvalidEventError(
-                    f"unknown coin {coin!r}; the coins in play: {', '.join(self.coin_player)}")
-        if isinstance(event, ev.Cross) and event.line not in self.layout.lines:
-            raise InvalidEventError(
-                f"unknown line {event.line!r}; lines: {', '.join(self.layout.lines)}")
-        piece = getattr(event, "piece", None)
-        if piece is not None and piece not in self.layout.pieces:
-            raise InvalidEventError(
-                f"unknown piece {piece!r}; pieces: {', '.join(self.layout.pieces)}")
-        on = getattr(event, "on", None)
-        if isinstance(event, ev.Place) and on is not None and on not in self.layout.pieces:
-            raise InvalidEventError(f"unknown stack {on!r}")
-        if isinstance(event, ev.Declare) and not 1 <= event.player <= self.n:
-            raise InvalidEventError(f"unknown player {event.player}; players: 1-{self.n}")
+        check_names(event, self.coin_player, self.layout, range(1, self.n + 1))
 
 
 @register(GAME)
