@@ -119,6 +119,23 @@ class Option:
         return value
 
 
+PHYSICAL_MODEL_OPTIONS: tuple[Option, ...] = (
+    Option("crossing_criterion", "centre_midline", ("centre_midline", "full_clearance"),
+           where="§1.2, G-CCN-03, G-TTC-03"),
+    Option("crossing_evaluation", "event", ("event", "settled"), where="G-CCN-04"),
+    Option("coin_width_measure", "edge_gap", ("edge_gap", "centre_gap"), where="§1.2, G-CCN-50"),
+    Option("v_hit_min", 15.0, kind=float, where="§1.2"),
+    Option("eps_contact", 1.0, kind=float, where="§1.2"),
+    Option("eps_place", 2.0, kind=float, where="§1.2"),
+    Option("enforce_flick_form", False, kind=bool, where="§1.3"),
+    Option("push_ms", 150.0, kind=float, where="§1.3"),
+    Option("disturbance_penalty", "restore", ("restore", "end_coin_play"), where="§1.3"),
+    Option("uncertain_policy", "ask", ("ask", "favour_defender", "favour_active"),
+           where="§1.3 item 8"),
+)
+"""The common physical model of every flicking game (RULES-SPEC §1.2, §1.3, §6)."""
+
+
 def resolve_options(spec: Sequence[Option], given: dict[str, Any] | None) -> dict[str, Any]:
     """Defaults overlaid with `given`; unknown names or bad values raise OptionError."""
     by_name = {opt.name: opt for opt in spec}

@@ -7,22 +7,11 @@ can check from events (e.g. `v_hit_min` against a contact's measured speed).
 
 from __future__ import annotations
 
-from referee.rules.base import Option
+from referee.rules.base import PHYSICAL_MODEL_OPTIONS, Option
 
 OPTIONS: tuple[Option, ...] = (
     # Common physical model (§1.2, §1.3)
-    Option("crossing_criterion", "centre_midline", ("centre_midline", "full_clearance"),
-           where="§1.2, G-CCN-03"),
-    Option("crossing_evaluation", "event", ("event", "settled"), where="G-CCN-04"),
-    Option("coin_width_measure", "edge_gap", ("edge_gap", "centre_gap"), where="G-CCN-50"),
-    Option("v_hit_min", 15.0, kind=float, where="§1.2"),
-    Option("eps_contact", 1.0, kind=float, where="§1.2"),
-    Option("eps_place", 2.0, kind=float, where="§1.2"),
-    Option("enforce_flick_form", False, kind=bool, where="§1.3"),
-    Option("push_ms", 150.0, kind=float, where="§1.3"),
-    Option("disturbance_penalty", "restore", ("restore", "end_coin_play"), where="§1.3"),
-    Option("uncertain_policy", "ask", ("ask", "favour_defender", "favour_active"),
-           where="§1.3 item 8"),
+    *PHYSICAL_MODEL_OPTIONS,
     # Layout (§2.5)
     Option("layout_orientation", "sides", ("sides", "corners"), where="§2.5.4"),
     Option("spacing_measure", "edge", ("edge", "centre"), where="G-CCN-02"),

@@ -6,7 +6,7 @@ set describes a game from the camera to the ruling.
 
 from __future__ import annotations
 
-from referee.rules.base import Option
+from referee.rules.base import PHYSICAL_MODEL_OPTIONS, Option
 
 COLOUR_ORDER: tuple[str, ...] = ("black", "red", "blue", "green")
 """TTC-09: the lawn colours in playing order (`yellow` is accepted for `green`)."""
@@ -27,18 +27,7 @@ OPTIONS: tuple[Option, ...] = (
     Option("ttc_mirror", False, kind=bool, where="G-TTC-01"),
     Option("layout_file", None, allow_off=True, where="G-TTC-01"),
     # Common physical model (§1.2, §1.3)
-    Option("crossing_criterion", "centre_midline", ("centre_midline", "full_clearance"),
-           where="§1.2, G-TTC-03"),
-    Option("crossing_evaluation", "event", ("event", "settled"), where="G-CCN-04"),
-    Option("coin_width_measure", "edge_gap", ("edge_gap", "centre_gap"), where="§1.2"),
-    Option("v_hit_min", 15.0, kind=float, where="§1.2"),
-    Option("eps_contact", 1.0, kind=float, where="§1.2"),
-    Option("eps_place", 2.0, kind=float, where="§1.2, G-TTC-08"),
-    Option("enforce_flick_form", False, kind=bool, where="§1.3, TTC-01"),
-    Option("push_ms", 150.0, kind=float, where="§1.3"),
-    Option("disturbance_penalty", "restore", ("restore", "end_coin_play"), where="§1.3"),
-    Option("uncertain_policy", "ask", ("ask", "favour_defender", "favour_active"),
-           where="§1.3 item 8"),
+    *PHYSICAL_MODEL_OPTIONS,
     Option("wrong_coin_penalty", "restore", ("restore", "end_turn"), where="G-CCN-42"),
     # Flicks and hits
     # The source's words over the spec's defaults (docs/tabletop-croquet.md, "Source over spec"):
