@@ -41,7 +41,7 @@ from referee.rules.croquetnole_model import (
 )
 from referee.rules.croquetnole_options import OPTIONS
 from referee.rules.croquetnole_text import CLAUSES
-from referee.rules.fold import EventSourcedState, check_names
+from referee.rules.fold import EventSourcedState, check_names, net_crossings
 
 GAME = "castle-croquetnole"
 
@@ -528,21 +528,8 @@ class CroquetnoleState(EventSourcedState):
                 if c and c not in m.moved:
                     m.moved.append(c)
             return
-        if e.uncertain and self._index not in self.accepted:
-            policy = self.o["uncertain_policy"]
-            what = self._describe(e)
-            if policy == "favour_active":
-                self._rule("uncertain", "§1.3",
-                           f"Too close to call: {what}. Resolved for the active player "
-                           "(uncertain_policy=favour_active).", extra={"applied": True})
-            else:
-                fallback = ("The players decide; until then it did not happen"
-                            if policy == "ask" else
-                            "Resolved for the defender: it did not happen")
-                self._rule("uncertain", "§1.3", f"Too close to call: {what}. {fallback}.",
-                           extra={"applied": False,
-                                  "question": f"Did this happen: {what}?"})
-                return
+        if e.uncertain and self._index not in self.accepted and not self._call_uncertain(e):
+            return
         for name in ("coin", "a", "b"):
             c = getattr(e, name, None)
             if c and c not in m.moved:
@@ -559,17 +546,6 @@ class CroquetnoleState(EventSourcedState):
             self._on_hit(e)
         elif isinstance(e, ev.OffTable):
             self._on_off_table(e)
-
-    def _describe(self, e: ev.Event) -> str:
-        if isinstance(e, ev.Cross):
-            return f"{e.coin} crossed {e.line} ({e.dir})"
-        if isinstance(e, ev.Contact):
-            return f"{e.a} touched {e.b}"
-        if isinstance(e, ev.Hit):
-            return f"{e.coin} hit {e.piece}"
-        if isinstance(e, ev.OffTable):
-            return f"{e.coin} left the table"
-        return e.type
 
     # -- bonuses
     def _bonus(self, coin: str, n: int, clause: str, text: str, kind: str = "bonus",
@@ -1066,20 +1042,11 @@ class CroquetnoleState(EventSourcedState):
 
     def _settle_crossings(self, m: Motion) -> None:
         """crossing_evaluation = settled: a line counts once, by the net side change (G-CCN-04)."""
-        net: dict[tuple[str, str], int] = {}
-        order: list[tuple[str, str]] = []
-        for c in m.crossings:
-            key = (c["coin"], c["line"])
-            if key not in net:
-                order.append(key)
-                net[key] = 0
-            net[key] += 1 if c["dir"] == "+" else -1
-        m.crossings = []
-        for key in order:
-            if net[key]:
-                self._on_cross(key[0], key[1], "+" if net[key] > 0 else "-")
-                if m.void:
-                    break
+        crossings, m.crossings = m.crossings, []
+        for coin, line, direction in net_crossings(crossings):
+            self._on_cross(coin, line, direction)
+            if m.void:
+                break
 
     def _rollback_placements(self, m: Motion, positions: dict[str, Any] | None) -> None:
         coins = m.snapshot.get("_rollback_coins") or m.moved

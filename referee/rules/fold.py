@@ -48,6 +48,30 @@ def check_names(event: ev.Event, coins: Collection[str], layout: Layout,
             f"unknown player {event.player}; players: {', '.join(map(str, players))}")
 
 
+def describe(event: ev.Event) -> str:
+    """A physical event in a few words, for a question to the players."""
+    if isinstance(event, ev.Cross):
+        return f"{event.coin} crossed {event.line} ({event.dir})"
+    if isinstance(event, ev.Contact):
+        return f"{event.a} touched {event.b}"
+    if isinstance(event, ev.Hit):
+        return f"{event.coin} hit {event.piece}"
+    if isinstance(event, ev.OffTable):
+        return f"{event.coin} left the table"
+    return event.type
+
+
+def net_crossings(crossings: list[dict[str, Any]]) -> list[tuple[str, str, str]]:
+    """`crossing_evaluation=settled` (G-CCN-04): each (coin, line) counts once, by its net
+    side change, in the order of its first crossing: [(coin, line, dir)]."""
+    net: dict[tuple[str, str], int] = {}
+    for c in crossings:
+        key = (c["coin"], c["line"])
+        net[key] = net.get(key, 0) + (1 if c["dir"] == "+" else -1)
+    return [(coin, line, "+" if value > 0 else "-") for (coin, line), value in net.items()
+            if value]
+
+
 class EventSourcedState(ABC):
     """A game position that folds events into rulings and can be overruled."""
 
@@ -181,6 +205,22 @@ class EventSourcedState(ABC):
                 self._fold(ev.event_from_json(data), i)
         self.history = history
         self.ruling_events.update(overrides)
+
+    def _call_uncertain(self, event: ev.Event) -> bool:
+        """An event vision marked too close to call (§1.3 item 8): say so as an `uncertain`
+        ruling and return whether to apply it (`uncertain_policy`; an override accepts it)."""
+        what = describe(event)
+        if self.o["uncertain_policy"] == "favour_active":
+            self._rule("uncertain", "§1.3", f"Too close to call: {what}. Resolved for the "
+                       "active player (uncertain_policy=favour_active).",
+                       extra={"applied": True})
+            return True
+        fallback = ("The players decide; until then it did not happen"
+                    if self.o["uncertain_policy"] == "ask" else
+                    "Resolved for the defender: it did not happen")
+        self._rule("uncertain", "§1.3", f"Too close to call: {what}. {fallback}.",
+                   extra={"applied": False, "question": f"Did this happen: {what}?"})
+        return False
 
     def _rule(self, kind: str, clause: str, text: str, **kw: Any) -> Ruling:
         """Record a ruling of the event being folded, quoting the clause's words."""

@@ -22,7 +22,7 @@ from referee.geometry import dist, dot, edge_gap_to_footprint, sub, within_coin_
 from referee.layout import Layout, load_layout
 from referee.layouts_ttc import check_ttc_layout, course_axis, ttc_layout
 from referee.rules.base import OptionError, register, resolve_options
-from referee.rules.fold import EventSourcedState, check_names
+from referee.rules.fold import EventSourcedState, check_names, net_crossings
 from referee.rules.tabletop_model import (
     COMPLETE,
     COURSE,
@@ -448,19 +448,8 @@ class TabletopState(EventSourcedState):
                 m.moved.append(c)
         if m.void is not None:
             return
-        if e.uncertain and self._index not in self.accepted:
-            what = self._describe(e)
-            if self.o["uncertain_policy"] == "favour_active":
-                self._rule("uncertain", "§1.3", f"Too close to call: {what}. Resolved for the "
-                           "active player (uncertain_policy=favour_active).",
-                           extra={"applied": True})
-            else:
-                fallback = ("The players decide; until then it did not happen"
-                            if self.o["uncertain_policy"] == "ask" else
-                            "Resolved for the defender: it did not happen")
-                self._rule("uncertain", "§1.3", f"Too close to call: {what}. {fallback}.",
-                           extra={"applied": False, "question": f"Did this happen: {what}?"})
-                return
+        if e.uncertain and self._index not in self.accepted and not self._call_uncertain(e):
+            return
         if isinstance(e, ev.Cross):
             if self.o["crossing_evaluation"] == "settled":
                 m.crossings.append({"coin": e.coin, "line": e.line, "dir": e.dir})
@@ -472,18 +461,6 @@ class TabletopState(EventSourcedState):
             self._on_hit(e)
         elif isinstance(e, ev.OffTable):
             self._on_off_table(e)
-
-    @staticmethod
-    def _describe(e: ev.Event) -> str:
-        if isinstance(e, ev.Cross):
-            return f"{e.coin} crossed {e.line} ({e.dir})"
-        if isinstance(e, ev.Contact):
-            return f"{e.a} touched {e.b}"
-        if isinstance(e, ev.Hit):
-            return f"{e.coin} hit {e.piece}"
-        if isinstance(e, ev.OffTable):
-            return f"{e.coin} left the table"
-        return e.type
 
     def _bonus(self, coin: str, n: int, clause: str, text: str, kind: str = "bonus",
                **kw: Any) -> None:
@@ -778,14 +755,9 @@ class TabletopState(EventSourcedState):
 
     def _settle_crossings(self, m: Motion) -> None:
         """crossing_evaluation = settled: a line counts once, by the net side change."""
-        net: dict[tuple[str, str], int] = {}
-        for c in m.crossings:
-            key = (c["coin"], c["line"])
-            net[key] = net.get(key, 0) + (1 if c["dir"] == "+" else -1)
-        m.crossings = []
-        for (coin, line), value in net.items():
-            if value:
-                self._on_cross(coin, line, "+" if value > 0 else "-")
+        crossings, m.crossings = m.crossings, []
+        for coin, line, direction in net_crossings(crossings):
+            self._on_cross(coin, line, direction)
 
     def _rollback(self, m: Motion, positions: dict[str, Any] | None) -> None:
         coins = list(m.moved)
