@@ -51,13 +51,14 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["REFEREE"] = referee
     app.extensions["referee"] = referee
 
-    from web_ui.blueprints import api, arithmetical, pages, security, stream
+    from web_ui.blueprints import api, arithmetical, calibration, pages, security, stream
 
     security.init_app(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(stream.bp)
     app.register_blueprint(arithmetical.bp)
+    app.register_blueprint(calibration.bp)
     return app
 
 
