@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from calibration.faces import FaceModels, faces_from_json
 from calibration.intrinsics import Intrinsics
 from calibration.pack import SUIT_SETS
 from calibration.plane import Residuals, TablePlane
@@ -60,6 +61,7 @@ class CalibrationProfile:
     pack: str = "piecepackr"  # the suit colour set (calibration.pack.SUIT_SETS)
     created: str = field(default_factory=lambda: dt.datetime.now(dt.UTC).isoformat(
         timespec="seconds"))
+    faces: FaceModels | None = None  # the coins' learned faces (calibration.faces), if any
 
     @property
     def intrinsics(self) -> Intrinsics | None:
@@ -67,7 +69,7 @@ class CalibrationProfile:
 
     def to_json(self) -> dict[str, Any]:
         h = self.plane.homography
-        return {
+        out = {
             "format": FORMAT,
             "version": VERSION,
             "created": self.created,
@@ -100,6 +102,9 @@ class CalibrationProfile:
             "problems": [p.to_json() for p in self.problems],
             "notes": list(self.notes),
         }
+        if self.faces is not None:  # optional: absent means no learned faces
+            out["faces"] = self.faces.to_json()
+        return out
 
     def save(self, path: str | Path) -> None:
         Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n", encoding="utf-8")
@@ -215,6 +220,8 @@ def profile_from_json(data: Any, source: str = "profile") -> CalibrationProfile:
         notes = []
     if not isinstance(data.get("created", ""), str):
         problems.append("'created' must be an ISO date-time string")
+    faces, face_problems = faces_from_json(data.get("faces"))
+    problems.extend(face_problems)
     if problems:
         raise ProfileError(problems, source)
     assert size is not None and table_mm is not None and corners is not None
@@ -229,7 +236,7 @@ def profile_from_json(data: Any, source: str = "profile") -> CalibrationProfile:
         layout_residual_mm=None if layout_rms is None else float(layout_rms), problems=found,
         source_t_s=float(src.get("t_s", 0.0) or 0.0), notes=notes,
         tile_thickness_mm=float(thickness), camera_mm=camera, markers=markers,
-        pack=pack,
+        pack=pack, faces=faces,
         created=str(data["created"]))
 
 

@@ -1,0 +1,363 @@
+"""Coin faces: what each coin looks like on this table, so that a flip is recognised.
+
+Why: a coin's two faces (a suit symbol; a value numeral or blank) must be told apart to see a
+flip.  At the session start every coin lies on its start spot showing its setup face, so its
+look on *this* table (light, camera, pack) is learned there (`learn_faces`).  Without a
+session start, a built-in model of the standard faces reads the suit from the ink colour
+(calibration.pack.SUIT_SETS) and the side from the ink's area and strength (`builtin_face`).
+
+A coin's patch is cut from the frame through the table plane: a square of table millimetres
+around the coin warped to a fixed size, so it is rectified.  Its descriptor is rotation
+invariant (ink shares in rings around the centre, the ink's and the disc's colours), so a coin
+turned by a flick keeps its look.  OpenCV and numpy only.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+
+from calibration.pack import SUIT_SETS
+from calibration.plane import TablePlane
+from referee.geometry import COIN_DIAMETER_MM
+from referee.layout import GUARDS, SUITS
+
+PATCH_PX = 32
+"""A coin patch's side in pixels (the coin is ~14 px across in a 1280×720 table view)."""
+SPAN = 1.25
+"""A patch covers this many coin diameters."""
+VALUE = "value"
+"""The face name of a value side whose numeral is not known (a knight's other face)."""
+RINGS = (0.0, 0.2, 0.35, 0.5, 0.65, 0.8)
+"""Ring edges, as fractions of the coin's radius (the rim beyond 0.8 is left out)."""
+_WEIGHT = np.array([0.6, 1.0, 1.0], np.float32)  # Lab distance weights (lightness counts less)
+# per-feature scales of the learned distance, about the spread of one coin's look between
+# frames (measured on rendered tables): ring shares, strong ink, ink colour (L a b, relative
+# to the disc), disc colour (L a b: lighting varies across the table), contrast, harmonics
+_SCALE = np.array([0.12, 0.08, 0.06, 0.05, 0.04, 0.03, 6.0, 5.0, 5.0, 10.0, 4.0, 4.0, 5.0,
+                   0.13, 0.1, 0.07])
+
+
+def other_face(coin: str) -> str:
+    """The face under a coin's setup face: a guard's suit, or a knight's (unknown) value."""
+    if coin in GUARDS:
+        return SUITS[GUARDS.index(coin)]
+    return VALUE
+
+
+def suit_of_coin(coin: str) -> str | None:
+    if coin in SUITS:
+        return coin
+    if coin in GUARDS:
+        return SUITS[GUARDS.index(coin)]
+    return None
+
+
+def is_suit_face(face: str) -> bool:
+    return face in SUITS
+
+
+def coin_patch(frame: np.ndarray, plane: TablePlane, center_mm: Sequence[float],
+               coin_mm: float = COIN_DIAMETER_MM, size: int = PATCH_PX) -> np.ndarray:
+    """The coin at `center_mm` seen from straight above: a `size`² BGR patch, north up.
+
+    Four points around the coin are mapped to pixels through the plane (lens included) and the
+    square between them warped to the patch; the coin's disc fills 1/SPAN of it.
+    """
+    half = coin_mm * SPAN / 2
+    cx, cy = float(center_mm[0]), float(center_mm[1])
+    src_mm = np.array([[cx - half, cy + half], [cx + half, cy + half],
+                       [cx + half, cy - half], [cx - half, cy - half]])
+    src_px = plane.to_pixels(src_mm).astype(np.float32)
+    dst = np.array([[0, 0], [size, 0], [size, size], [0, size]], np.float32) - 0.5
+    warp = cv2.getPerspectiveTransform(src_px, dst)
+    return cv2.warpPerspective(frame, warp, (size, size), flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE)
+
+
+def _centre(lab: np.ndarray) -> tuple[float, float]:
+    """The coin's centre in its patch: the centroid of what differs from the cloth around it.
+
+    Corrects the coin top's parallax (it stands a coin's thickness above the table plane) and
+    small errors in the given position.
+    """
+    size = lab.shape[0]
+    yy, xx = np.mgrid[0:size, 0:size].astype(np.float32)
+    c = (size - 1) / 2
+    r = np.hypot(xx - c, yy - c) / (size / SPAN / 2)
+    cloth = np.median(lab[r > 1.12], axis=0)
+    differs = (np.linalg.norm((lab - cloth) * _WEIGHT, axis=2) > 18.0) & (r < 1.2)
+    if differs.sum() < 0.5 * np.pi * (size / SPAN / 2) ** 2:
+        return c, c  # the coin is not clear from the cloth: trust the given position
+    return float(xx[differs].mean()), float(yy[differs].mean())
+
+
+def _radii(size: int, centre: tuple[float, float] | None = None) -> np.ndarray:
+    yy, xx = np.mgrid[0:size, 0:size].astype(np.float32)
+    cx, cy = centre if centre is not None else ((size - 1) / 2, (size - 1) / 2)
+    return np.hypot(xx - cx, yy - cy) / (size / SPAN / 2)  # in coin radii
+
+
+@dataclass(frozen=True)
+class CoinLook:
+    """What a patch shows: the disc's colour, the ink's colour and where the ink is."""
+
+    disc_lab: np.ndarray  # the majority colour inside the coin (Lab)
+    ink_lab: np.ndarray  # the ink's colour: its strongest pixels (Lab)
+    rings: np.ndarray  # ink share in each ring (soft: 0–1 per pixel)
+    strength: float  # the share of strong ink (full contrast) in the coin
+    contrast: float  # the ink's distance from the disc (Lab, weighted)
+    angular: np.ndarray  # |Fourier| of the ink around the centre, harmonics 1–3, over mass
+
+    def vector(self) -> np.ndarray:
+        return np.concatenate([self.rings, [self.strength], self.ink_lab - self.disc_lab,
+                               self.disc_lab, [self.contrast], self.angular])
+
+
+def look_of(patch: np.ndarray) -> CoinLook:
+    """The rotation-invariant look of a coin patch (see `coin_patch`)."""
+    lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float32)
+    size = patch.shape[0]
+    cx, cy = _centre(lab)
+    r = _radii(size, (cx, cy))
+    inside = r < RINGS[-1]
+    pixels = lab[inside]
+    disc = np.median(pixels, axis=0)
+    dist = np.linalg.norm((lab - disc) * _WEIGHT, axis=2)
+    # the ink's contrast: a robust maximum, so that thin blurred strokes read weaker
+    contrast = max(float(np.percentile(dist[inside], 97)), 12.0)
+    ink = np.clip((dist - 8.0) / max(contrast - 8.0, 1.0), 0.0, 1.0)
+    rings = np.array([float(ink[(r >= a) & (r < b)].mean())
+                      for a, b in itertools.pairwise(RINGS)])
+    # the ink's colour: its strongest pixels (blur mixes thin strokes with the disc)
+    d_in = dist[inside]
+    core = d_in >= 0.7 * contrast
+    ink_lab = pixels[core].mean(axis=0) if core.sum() >= 2 else disc
+    strong = float(np.mean(dist[inside] > 40.0))
+    yy, xx = np.mgrid[0:size, 0:size].astype(np.float32)
+    theta = np.arctan2(yy - cy, xx - cx)[inside]
+    w = ink[inside]
+    mass = max(float(w.sum()), 1e-6)
+    angular = np.array([abs(complex((w * np.cos(k * theta)).sum(), (w * np.sin(k * theta)).sum()))
+                        / mass for k in (1, 2, 3)])
+    return CoinLook(disc.astype(np.float64), np.asarray(ink_lab, np.float64), rings, strong,
+                    contrast, angular)
+
+
+# ------------------------------------------------------------------------- the built-in model
+
+
+def _lab_of(bgr: tuple[int, int, int]) -> np.ndarray:
+    return cv2.cvtColor(np.uint8([[bgr]]), cv2.COLOR_BGR2LAB).astype(np.float64)[0, 0]
+
+
+def builtin_face(patch: np.ndarray, pack: str = "piecepackr") -> tuple[str, str, float]:
+    """The standard faces' model: (suit, side, confidence), side "suit" or VALUE.
+
+    The suit is the ink colour nearest the pack's suit colours, white-balanced against the
+    disc; on an inverted coin (a light symbol on a suit-coloured disc) the disc is the suit
+    colour.  A suit symbol is a solid shape: much of its ink reaches full contrast; a numeral's
+    thin strokes are blurred into a weaker, smaller ink area.
+    """
+    look = look_of(patch)
+    colours = SUIT_SETS[pack]
+    light, dark = look.disc_lab, look.ink_lab
+    if dark[0] > light[0]:  # inverted: the light ink is the reference white
+        light, dark = dark, light
+    balanced = dark.copy()
+    balanced[0] *= 255.0 / max(float(light[0]), 1.0)
+    balanced[1:] -= light[1:] - 128.0
+    weight = np.array([0.5, 1.0, 1.0])
+    white = np.array([255.0, 128.0, 128.0])
+    seen = (balanced - white) * weight  # the ink's step away from white paper
+    cost = {}
+    for name, bgr in colours.items():
+        # blur mixes a small symbol with the disc: the ink is seen part of the way from the
+        # paper to its colour, so the step is fitted with a share in [0.2, 1]
+        step = (_lab_of(bgr) - white) * weight
+        share = float(np.clip(seen @ step / max(float(step @ step), 1e-6), 0.2, 1.0))
+        cost[name] = float(np.linalg.norm(seen - share * step))
+    ranked = sorted(cost, key=cost.__getitem__)
+    suit = ranked[0]
+    margin = cost[ranked[1]] - cost[ranked[0]]
+    ink_area = float(look.rings.mean())
+    side_score = look.strength + 0.5 * ink_area  # suit symbols: big and strong
+    side = "suit" if side_score > SIDE_THRESHOLD else VALUE
+    confidence = float(np.clip(margin / 30.0, 0.0, 1.0)) * float(
+        np.clip(abs(side_score - SIDE_THRESHOLD) / 0.1, 0.2, 1.0))
+    return suit, side, confidence
+
+
+SIDE_THRESHOLD = 0.12
+"""The built-in model's suit-side vs value-side threshold on strong ink share + ½ ink area."""
+
+
+# --------------------------------------------------------------------------- learned models
+
+
+@dataclass
+class FaceModel:
+    """One coin's learned faces: descriptor vectors by face name (setup face first)."""
+
+    coin: str
+    setup: str
+    faces: dict[str, list[float]] = field(default_factory=dict)
+    learned: list[str] = field(default_factory=list)  # faces seen on this table (not derived)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"setup": self.setup, "learned": list(self.learned),
+                "faces": {k: [round(float(v), 4) for v in vec] for k, vec in self.faces.items()}}
+
+
+@dataclass
+class FaceModels:
+    """Every coin's FaceModel, and the pack (suit colours) for the built-in model."""
+
+    coins: dict[str, FaceModel] = field(default_factory=dict)
+    pack: str = "piecepackr"
+
+    def _candidates(self, learned_only: bool = False) -> dict[str, list[np.ndarray]]:
+        out: dict[str, list[np.ndarray]] = {}
+        for model in self.coins.values():
+            for name, vec in model.faces.items():
+                if learned_only and name not in model.learned:
+                    continue  # derived faces are copies of another coin's learned face
+                out.setdefault(name, []).append(np.asarray(vec))
+        return out
+
+    def classify(self, patch: np.ndarray, coin: str | None = None) -> tuple[str, float]:
+        """The face a patch shows: (face name, confidence 0–1).
+
+        The nearest learned face of any coin, or with `coin` (when the tracker knows which
+        coin it is) the nearer of that coin's faces; with no learned faces, the built-in
+        model (a suit name, or VALUE for a value side).
+        """
+        if coin is not None and coin in self.coins:
+            cands = {k: [np.asarray(v)] for k, v in self.coins[coin].faces.items()}
+        else:
+            cands = self._candidates(learned_only=True)
+        if not cands:
+            suit, side, conf = builtin_face(patch, self.pack)
+            return (suit if side == "suit" else VALUE), conf
+        vec = look_of(patch).vector()
+        dist = {name: min(_distance(vec, v) for v in vs) for name, vs in cands.items()}
+        ranked = sorted(dist, key=dist.__getitem__)
+        best = ranked[0]
+        second = dist[ranked[1]] if len(ranked) > 1 else dist[best] + 3.0
+        return best, float(np.clip((second - dist[best]) / max(second, 1e-6), 0.0, 1.0))
+
+    def is_flipped(self, coin: str, patch: np.ndarray) -> bool:
+        """Whether `coin` shows the face other than its setup face."""
+        model = self.coins.get(coin)
+        if model is None or model.setup not in model.faces:
+            _suit, side, _conf = builtin_face(patch, self.pack)
+            return (side == "suit") != is_suit_face(coin)
+        vec = look_of(patch).vector()
+        other = [v for k, v in model.faces.items() if k != model.setup]
+        d_setup = _distance(vec, np.asarray(model.faces[model.setup]))
+        if other:
+            return min(_distance(vec, np.asarray(v)) for v in other) < d_setup
+        _suit, side, _conf = builtin_face(patch, self.pack)
+        return (side == "suit") != is_suit_face(model.setup)
+
+    def learn(self, coin: str, face: str, patch: np.ndarray) -> None:
+        """Record a face of a coin seen on this table (e.g. its other face after a flip)."""
+        model = self.coins.setdefault(coin, FaceModel(coin, coin))
+        model.faces[face] = [float(v) for v in look_of(patch).vector()]
+        if face not in model.learned:
+            model.learned.append(face)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"pack": self.pack, "patch_px": PATCH_PX,
+                "coins": {c: m.to_json() for c, m in sorted(self.coins.items())}}
+
+
+def _distance(a: np.ndarray, b: np.ndarray) -> float:
+    return float(np.linalg.norm((a - b) / _SCALE))
+
+
+def learn_faces(frames: Sequence[np.ndarray] | np.ndarray, plane: TablePlane,
+                coins_mm: Mapping[str, Sequence[float]], *, coin_mm: float = COIN_DIAMETER_MM,
+                pack: str = "piecepackr") -> FaceModels:
+    """Learn every coin's setup face from session-start frames (each coin on its start spot).
+
+    `coins_mm` maps coin names (their setup faces) to their centres in table mm.  Several
+    frames are averaged.  A coin's other face is derived where the pack tells it: a guard's
+    suit side looks like the knight of its suit; a knight's value side is half its suit's guard
+    (same ink), half the knight plus the mean suit-to-value step (VALUE_BLEND), until it is
+    seen (`FaceModels.learn`).
+    """
+    stack = [frames] if isinstance(frames, np.ndarray) else list(frames)
+    models = FaceModels(pack=pack)
+    for coin, centre in coins_mm.items():
+        vecs = [look_of(coin_patch(f, plane, centre, coin_mm)).vector() for f in stack]
+        models.coins[coin] = FaceModel(coin, coin, {coin: [float(v) for v in
+                                                          np.mean(vecs, axis=0)]}, [coin])
+    twins = {}
+    for coin in models.coins:
+        suit = suit_of_coin(coin)
+        twins[coin] = next((c for c in models.coins if c != coin and suit_of_coin(c) == suit
+                            and is_suit_face(c) != is_suit_face(coin)), None)
+    # a knight's value side: its numeral is unknown, so its look is the knight's own plus the
+    # mean step from a suit side to its suit's value side on this table, blended with its
+    # suit's guard (same ink)
+    steps = [np.subtract(models.coins[g].faces[g], models.coins[k].faces[k])
+             for k, g in twins.items() if g is not None and is_suit_face(k)]
+    for coin, model in models.coins.items():
+        twin = twins[coin]
+        if twin is None:
+            continue
+        look = np.asarray(models.coins[twin].faces[twin])
+        if is_suit_face(coin) and steps:
+            look = VALUE_BLEND * look + (1 - VALUE_BLEND) * (
+                np.asarray(model.faces[coin]) + np.mean(steps, axis=0))
+        model.faces[other_face(coin)] = [float(v) for v in look]
+    return models
+
+
+VALUE_BLEND = 0.5
+"""A knight's derived value side: this share its suit's guard, the rest the mean step."""
+
+
+def faces_from_json(data: Any) -> tuple[FaceModels | None, list[str]]:
+    """The profile's `faces` section (None: no faces) and the problems found in it."""
+    if data is None:
+        return None, []
+    problems: list[str] = []
+    if not isinstance(data, dict) or not isinstance(data.get("coins"), dict):
+        return None, ["'faces' must be an object with 'coins'"]
+    pack = data.get("pack", "piecepackr")
+    if pack not in SUIT_SETS:
+        problems.append(f"'faces.pack' must be one of {', '.join(SUIT_SETS)}, got {pack!r}")
+        pack = "piecepackr"
+    models = FaceModels(pack=pack)
+    n = len(_SCALE)
+    for coin, raw in data["coins"].items():
+        where = f"'faces.coins.{coin}'"
+        if not isinstance(raw, dict) or not isinstance(raw.get("faces"), dict):
+            problems.append(f"{where} needs 'setup' and 'faces'")
+            continue
+        faces: dict[str, list[float]] = {}
+        for name, vec in raw["faces"].items():
+            ok = (isinstance(vec, list) and len(vec) == n and all(
+                isinstance(v, int | float) and not isinstance(v, bool) and np.isfinite(v)
+                for v in vec))
+            if not ok:
+                problems.append(f"{where}.faces.{name} must be {n} finite numbers")
+                continue
+            faces[str(name)] = [float(v) for v in vec]
+        setup = raw.get("setup", coin)
+        if not isinstance(setup, str):
+            problems.append(f"{where}.setup must be a face name")
+            continue
+        learned = raw.get("learned", [])
+        if not isinstance(learned, list) or not all(isinstance(x, str) for x in learned):
+            problems.append(f"{where}.learned must be a list of face names")
+            learned = []
+        models.coins[str(coin)] = FaceModel(str(coin), setup, faces, list(learned))
+    return models, problems
