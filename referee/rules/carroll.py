@@ -153,6 +153,7 @@ class CarrollState(CroquetnoleState):
     """A position of Carroll's Castle Croquet; `apply(event)` folds one event into rulings."""
 
     GAME = GAME
+    WIN_CLAUSE = "CAR-06"
     game: CarrollCastleCroquet
 
     def _options(self, game: Any) -> dict[str, Any]:
@@ -321,27 +322,6 @@ class CarrollState(CroquetnoleState):
         self._next_slot()
 
     # ------------------------------------------------------------------ dispatch
-    def _dispatch(self, e: ev.Event) -> None:
-        if isinstance(e, ev.Settled):
-            self._on_settled(e)
-            return
-        if self.over:
-            if isinstance(e, ev.Flick):
-                self._rule("reject", "CAR-06", f"The game is over: player {self.winner} won.")
-            return
-        if isinstance(e, ev.Flick):
-            self._on_flick(e)
-        elif isinstance(e, ev.Cross | ev.Contact | ev.Hit | ev.OffTable):
-            self._on_motion_event(e)
-        elif isinstance(e, ev.Place):
-            self._on_place(e)
-        elif isinstance(e, ev.Declare):
-            self._on_declare(e)
-        elif isinstance(e, ev.Face):
-            self._on_face(e)
-        elif isinstance(e, ev.TileMoved):
-            self._on_tile_moved(e)
-
     # ------------------------------------------------------------------ strokes
     def _on_flick(self, e: ev.Flick) -> None:
         if self.motion is not None:

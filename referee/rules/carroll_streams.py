@@ -19,6 +19,7 @@ from collections.abc import Iterator
 
 from referee import events as ev
 from referee.rules.carroll import CarrollCastleCroquet, CarrollState
+from referee.rules.random_streams import Clock
 
 COINS_4 = ("moons", "suns", "crowns", "arms", "ace", "2", "3", "4")
 COINS_5 = (*COINS_4, "null", "5")
@@ -77,15 +78,6 @@ def chaotic_stream(seed: int, length: int, players: int = 4) -> list[ev.Event]:
     return out
 
 
-class _Clock:
-    def __init__(self) -> None:
-        self.t = 0.0
-
-    def tick(self, dt: float = 0.1) -> float:
-        self.t = round(self.t + dt, 3)
-        return self.t
-
-
 def plausible_game(seed: int, max_events: int = 6000, skill: float = 0.6,
                    game: CarrollCastleCroquet | None = None) -> Iterator[ev.Event]:
     """Events of a game played by random players of the given skill (0..1).
@@ -97,7 +89,7 @@ def plausible_game(seed: int, max_events: int = 6000, skill: float = 0.6,
     game = game or CarrollCastleCroquet()
     state: CarrollState = game.new_state()
     coins, _, _ = _names(game.players)
-    clock = _Clock()
+    clock = Clock()
     emitted = 0
 
     def emit(event: ev.Event) -> ev.Event:
@@ -132,7 +124,7 @@ def plausible_game(seed: int, max_events: int = 6000, skill: float = 0.6,
 
 
 def _motion(rng: random.Random, state: CarrollState, coin: str, player: int, skill: float,
-            clock: _Clock, coins: tuple[str, ...]) -> list[ev.Event]:
+            clock: Clock, coins: tuple[str, ...]) -> list[ev.Event]:
     """What happens while one played ball moves."""
     out: list[ev.Event] = []
     n_castles = state.game.players

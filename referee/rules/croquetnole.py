@@ -141,6 +141,8 @@ class CroquetnoleState(EventSourcedState):
 
     GAME = GAME
     CLAUSES = CLAUSES
+    WIN_CLAUSE = "CCN-27"
+    """The clause cited when a flick comes after the game was won."""
 
     # ------------------------------------------------------------------ state as data
     def _reset(self) -> None:
@@ -393,9 +395,10 @@ class CroquetnoleState(EventSourcedState):
         if isinstance(e, ev.Settled):
             self._on_settled(e)
             return
-        if self.over and not isinstance(e, ev.Settled):
+        if self.over:
             if isinstance(e, ev.Flick):
-                self._rule("reject", "CCN-27", f"The game is over: player {self.winner} won.")
+                self._rule("reject", self.WIN_CLAUSE,
+                           f"The game is over: player {self.winner} won.")
             return
         if isinstance(e, ev.Flick):
             self._on_flick(e)

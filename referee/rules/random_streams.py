@@ -63,7 +63,9 @@ def chaotic_stream(seed: int, length: int) -> list[ev.Event]:
     return out
 
 
-class _Clock:
+class Clock:
+    """The time of a generated stream: ticks forward, rounded to the millisecond."""
+
     def __init__(self) -> None:
         self.t = 0.0
 
@@ -82,7 +84,7 @@ def plausible_game(seed: int, max_events: int = 4000, skill: float = 0.55,
     rng = random.Random(seed)
     game = game or CastleCroquetnole()
     state: CroquetnoleState = game.new_state()
-    clock = _Clock()
+    clock = Clock()
     emitted = 0
 
     def emit(event: ev.Event) -> ev.Event:
@@ -112,7 +114,7 @@ def plausible_game(seed: int, max_events: int = 4000, skill: float = 0.55,
 
 
 def _motion(rng: random.Random, state: CroquetnoleState, coin: str, player: int, skill: float,
-            clock: _Clock) -> list[ev.Event]:
+            clock: Clock) -> list[ev.Event]:
     """What happens while one flicked coin moves."""
     out: list[ev.Event] = []
     summary = state.summary()

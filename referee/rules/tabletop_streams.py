@@ -17,6 +17,7 @@ from collections.abc import Iterator
 
 from referee import events as ev
 from referee.geometry import Point
+from referee.rules.random_streams import Clock
 from referee.rules.tabletop import TabletopCroquet, TabletopState
 from referee.rules.tabletop_model import item_name
 
@@ -69,15 +70,6 @@ def chaotic_stream(seed: int, length: int, coins: tuple[str, ...] = ("moons", "s
     return out
 
 
-class _Clock:
-    def __init__(self) -> None:
-        self.t = 0.0
-
-    def tick(self, dt: float = 0.1) -> float:
-        self.t = round(self.t + dt, 3)
-        return self.t
-
-
 def _spot_past(game: TabletopCroquet, item: str, rng: random.Random) -> Point:
     """Where a coin rests just after making `item` (a little beyond the wicket or endpost)."""
     layout = game.layout
@@ -105,7 +97,7 @@ def plausible_game(seed: int, max_events: int = 6000, skill: float = 0.6,
     rng = random.Random(seed)
     game = game or TabletopCroquet({"players": 4})
     state: TabletopState = game.new_state()
-    clock = _Clock()
+    clock = Clock()
     emitted = 0
     team = game.options["ttc_team"]
 
@@ -164,7 +156,7 @@ def _on_table(summary: dict, coin: str) -> bool:
 
 
 def _motion(rng: random.Random, game: TabletopCroquet, state: TabletopState, coin: str,
-            player: int, skill: float, clock: _Clock) -> list[ev.Event]:
+            player: int, skill: float, clock: Clock) -> list[ev.Event]:
     """What happens while one flicked coin moves."""
     out: list[ev.Event] = []
     summary = state.summary()
