@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -82,3 +83,26 @@ def stored(tmp_path: Path, example_events: list[Event]) -> Iterator[Served]:
     served = Served(tmp_path, None, preload=example_events[:300])
     yield served
     served.close()
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[Served]:
+    """A referee with no session source: for pages that stand alone (calibration, games)."""
+    server = Served(tmp_path, None)
+    yield server
+    server.close()
+
+
+@contextmanager
+def checked_page(browser: Any, height: int, ignore: str | None = None) -> Iterator[Any]:
+    """A fresh page whose script errors and console errors fail the test (a console message
+    containing `ignore` is expected and let through)."""
+    context = browser.new_context(viewport={"width": 1280, "height": height})
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.on("console", lambda m: errors.append(m.text) if m.type == "error"
+          and (ignore is None or ignore not in m.text) else None)
+    yield pg
+    context.close()
+    assert errors == [], errors

@@ -9,26 +9,13 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import Served
-
-
-@pytest.fixture
-def served(tmp_path: Path) -> Iterator[Served]:
-    server = Served(tmp_path, None)
-    yield server
-    server.close()
+from tests.e2e.conftest import Served, checked_page
 
 
 @pytest.fixture
 def page(browser: Any, served: Served) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1280, "height": 1000})
-    pg = context.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    yield pg
-    context.close()
-    assert errors == [], errors
+    with checked_page(browser, 1000) as pg:
+        yield pg
 
 
 def test_play_a_number_against_the_computer(served: Served, page: Any, tmp_path: Path) -> None:

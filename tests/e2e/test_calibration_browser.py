@@ -10,28 +10,14 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import PIN, ROOT, Served
+from tests.e2e.conftest import PIN, ROOT, Served, checked_page
 from tests.web.test_calibration_page import synthetic_jpeg
 
 
 @pytest.fixture
-def served(tmp_path: Path) -> Iterator[Served]:
-    server = Served(tmp_path, None)
-    yield server
-    server.close()
-
-
-@pytest.fixture
 def page(browser: Any, served: Served) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    pg = context.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.on("console", lambda m: errors.append(m.text) if m.type == "error"
-          and "404" not in m.text else None)  # the summary is 404 before a first run
-    yield pg
-    context.close()
-    assert errors == [], errors
+    with checked_page(browser, 900, ignore="404") as pg:  # the summary is 404 before a first run
+        yield pg
 
 
 def test_upload_see_problems_drag_a_corner(served: Served, page: Any, tmp_path: Path) -> None:
