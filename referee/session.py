@@ -118,6 +118,8 @@ class SessionSource(Protocol):
 
 
 MAX_SPEED = 1000.0
+FRAMES_PER_WRITE = 30
+"""Frame timestamps are written in batches (and with every event)."""
 
 
 class PacedClock:
@@ -373,6 +375,10 @@ class SessionRunner:
         self.latest_jpeg: bytes | None = None
         self.latest_overlay: dict[str, Any] | None = None
         self.events: list[StoredEvent] = store.events(session_id)
+        self._src_pos = {e.src_index: pos for pos, e in enumerate(self.events)
+                         if e.src_index is not None}
+        """Where each source index sits in `events`."""
+        self._frames_pending: list[tuple[int, float]] = []
         self.recorded_rulings = store.rulings(session_id)
         self._rewind(len(self.events))
 
@@ -497,6 +503,8 @@ class SessionRunner:
             self._rewind(self.head)
             raise
         stored = StoredEvent(seq, event.t, origin, event, src_index)
+        if src_index is not None:
+            self._src_pos[src_index] = len(self.events)
         self.events.append(stored)
         out = [{**r, "seq": seq} for r in rulings]
         self.recorded_rulings.extend(out)
@@ -509,18 +517,21 @@ class SessionRunner:
         return out
 
     def add_source_event(self, event: Event, index: int | None) -> list[dict[str, Any]]:
+        """One event from the source.  An index already stored is not stored again: behind
+        the cursor (a source repeating itself after a seek) it is ignored, ahead of it the
+        stored events are folded up to it; a new one is appended at the head."""
         with self._lock:
-            if index is not None:
-                for pos in range(self.cursor, self.head):
-                    if self.events[pos].src_index == index:
-                        new: list[dict[str, Any]] = []
-                        while self.cursor <= pos:
-                            new.extend(self._apply_next())
-                        break
-                else:
-                    new = self._append(event, "source", index)
+            pos = self._src_pos.get(index) if index is not None else None
+            if pos is not None and pos < self.cursor:
+                return []
+            new: list[dict[str, Any]] = []
+            if pos is not None:
+                while self.cursor <= pos:
+                    new.extend(self._apply_next())
             else:
-                new = self._append(event, "source", index)
+                while self.cursor < self.head:  # declarations stored after the last source
+                    new.extend(self._apply_next())  # event come before the new one
+                new.extend(self._append(event, "source", index))
         self._publish_update(new)
         return new
 
@@ -695,7 +706,14 @@ class SessionRunner:
                     self._take(src, item)
                 if self._stopping.is_set():
                     return
+                self._flush_frames()
                 if not self._wake.is_set():
+                    with self._lock:
+                        caught_up: list[dict[str, Any]] = []
+                        while self.cursor < self.head:  # declarations after the last event
+                            caught_up.extend(self._apply_next())
+                    if caught_up:
+                        self._publish_update(caught_up)
                     self._set_status("finished")
                     # Wait for a seek (which plays again from the store) or the end.
                     while not self._stopping.is_set() and not self._wake.wait(0.2):
@@ -703,6 +721,7 @@ class SessionRunner:
                     if not self._stopping.is_set():
                         self._set_status("running")
             except SourceUnavailable as exc:
+                self._flush_frames()
                 self._set_status("camera lost", error=str(exc))
                 while not self._stopping.is_set():
                     if self._stopping.wait(self.reconnect_s):
@@ -718,7 +737,9 @@ class SessionRunner:
         if item.generation != src.generation:
             return  # made before a seek
         if item.frame is not None:
-            self.store.add_frames(self.id, [item.frame])
+            self._frames_pending.append(item.frame)
+        if len(self._frames_pending) >= FRAMES_PER_WRITE or item.event is not None:
+            self._flush_frames()
         if item.jpeg is not None:
             self.latest_jpeg = item.jpeg
         if item.overlay is not None:
@@ -730,6 +751,11 @@ class SessionRunner:
                 self.store.add_note(self.id, "refused", {
                     "error": str(exc), "index": item.index, "event": item.event.to_json()})
 
+    def _flush_frames(self) -> None:
+        pending, self._frames_pending = self._frames_pending, []
+        if pending:
+            self.store.add_frames(self.id, pending)
+
     def stop(self) -> None:
         """Stop the source and the thread (stored data is complete at every moment)."""
         self._stopping.set()
@@ -738,6 +764,8 @@ class SessionRunner:
         if self._thread is not None:
             self._thread.join(timeout=5)
             self._thread = None
+        with contextlib.suppress(Exception):
+            self._flush_frames()
 
 
 # --------------------------------------------------------------------------- the manager
@@ -847,6 +875,7 @@ class Referee:
             out.parent.mkdir(parents=True, exist_ok=True)
             out.write_bytes(bundle.video)
             self.store.add_note(sid, "video", {"path": str(out.resolve())})
+            self.store.add_frames(sid, bundle.frames)
         for i, (event, origin, rulings) in enumerate(folded):
             self.store.append_event(sid, event, origin, rulings,
                                     i if origin == "source" else None)

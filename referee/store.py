@@ -327,17 +327,65 @@ class SessionStore:
             zf.writestr("rulings.jsonl", "".join(
                 _dumps(r) + "\n" for r in self.rulings(session)))
             zf.writestr("calibration.json", json.dumps(info.calibration, indent=1))
-            zf.writestr("frames.csv", "frame,t\n" + "".join(
-                f"{f},{t}\n" for f, t in self.frames(session)))
+            frames = self.frames(session)
             if info.video and Path(info.video).is_file():
                 clip = None
                 if start_t is not None and end_t is not None:
-                    clip = cut_clip(info.video, start_t, end_t)
+                    clip, frames = _cut(info.video, frames, start_t, end_t)
                 if clip is not None:
                     zf.writestr("clip.mp4", clip)
                 else:
                     zf.write(info.video, "clip" + Path(info.video).suffix.lower())
+            zf.writestr("frames.csv", "frame,t\n" + "".join(f"{f},{t}\n" for f, t in frames))
         return buf.getvalue()
+
+
+def _cut(video: str, frames: list[tuple[int, float]], start_t: float, end_t: float
+         ) -> tuple[bytes | None, list[tuple[int, float]]]:
+    """The clip of [start_t, end_t] and its frame times (numbered from 0 in the clip): by the
+    stored frame times when there are any (a camera's file time is not session time), else by
+    the file's own time; the whole session's frame times when the video cannot be cut."""
+    inside = [(f, t) for f, t in frames if start_t <= t <= end_t]
+    if inside:
+        first, last = inside[0][0], inside[-1][0]
+        clip = cut_frames(video, first, last)
+        if clip is not None:
+            return clip, [(f - first, t) for f, t in inside if f <= last]
+        return None, frames
+    return cut_clip(video, start_t, end_t), []
+
+
+def cut_frames(video: str | Path, first: int, last: int) -> bytes | None:
+    """Frames `first`..`last` (numbers, inclusive) of `video` as an MP4, or None when the video
+    cannot be read."""
+    import tempfile
+
+    import cv2
+
+    cap = cv2.VideoCapture(str(video))
+    try:
+        fps = cap.get(cv2.CAP_PROP_FPS) or 0.0
+        if not cap.isOpened() or fps <= 0:
+            return None
+        cap.set(cv2.CAP_PROP_POS_FRAMES, first)
+        with tempfile.TemporaryDirectory() as tmp:
+            out_path = Path(tmp) / "clip.mp4"
+            writer = None
+            for _ in range(first, last + 1):
+                ok, frame = cap.read()
+                if not ok:
+                    break
+                if writer is None:
+                    h, w = frame.shape[:2]
+                    writer = cv2.VideoWriter(str(out_path), cv2.VideoWriter_fourcc(*"mp4v"),
+                                             fps, (w, h))
+                writer.write(frame)
+            if writer is None:
+                return None
+            writer.release()
+            return out_path.read_bytes()
+    finally:
+        cap.release()
 
 
 def cut_clip(video: str | Path, start_t: float, end_t: float) -> bytes | None:
@@ -389,6 +437,8 @@ class Bundle:
     calibration: dict[str, Any] | None = None
     video_suffix: str | None = None
     video: bytes | None = field(default=None, repr=False)
+    frames: list[tuple[int, float]] = field(default_factory=list, repr=False)
+    """The video's frame times (frame number in the bundle's video, session seconds)."""
 
 
 VIDEO_SUFFIXES = (".mp4", ".mkv", ".avi", ".webm", ".mov")
@@ -455,10 +505,18 @@ def read_bundle(data: bytes) -> Bundle:
                     continue
                 if isinstance(obj, dict):
                     rulings.append(obj)
+        frames: list[tuple[int, float]] = []
+        if "frames.csv" in names:
+            for number, line in enumerate(text("frames.csv").splitlines()[1:], start=2):
+                try:
+                    f, t = line.split(",")
+                    frames.append((int(f), float(t)))
+                except ValueError:
+                    raise StoreError(f"frames.csv:{number}: not 'frame,t'") from None
         member = next((n for n in names if n.startswith("clip.")), None)
         suffix = Path(member).suffix.lower() if member else None
         video = zf.read(member) if member else None
     if suffix is not None and suffix not in VIDEO_SUFFIXES:
         suffix = ".bin"
     return Bundle(header, game, options, list(zip(events, origins, strict=True)), rulings,
-                  calibration, suffix, video)
+                  calibration, suffix, video, frames)

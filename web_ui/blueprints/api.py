@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import math
 import re
+import threading
+from collections import OrderedDict
+from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, jsonify, request, send_file
@@ -14,6 +17,8 @@ from flask import Blueprint, Response, abort, current_app, jsonify, request, sen
 from referee.rules.base import OptionError, RulesError, make_game
 from referee.session import SessionError, SessionRunner
 from referee.store import StoreError, read_bundle
+from referee.vision.capture import VideoError
+from referee.vision.source import VideoFrames
 from web_ui import get_referee
 from web_ui.blueprints.security import error, json_body, requires_pin
 
@@ -122,13 +127,16 @@ def flick(seq: int) -> Response:
     found = next((f for f in runner.flicks() if f["seq"] == seq), None)
     if found is None:
         abort(404, f"no flick at event {seq}")
-    info = get_referee().store.session(runner.id)
+    store = get_referee().store
+    info = store.session(runner.id)
     clip = None
     if info.video:
         pre = float(current_app.config["PREROLL_S"])
-        clip = {"url": f"/api/sessions/{runner.id}/video",
-                "start": max(0.0, found["t"] - pre),
-                "end": (found["end_t"] or found["t"]) + 1.0, "flick_t": found["t"]}
+        start, end = max(0.0, found["t"] - pre), (found["end_t"] or found["t"]) + 1.0
+        frames = [[f, round(t, 4)] for f, t in store.frames(runner.id) if start <= t <= end]
+        clip = {"url": f"/api/sessions/{runner.id}/video", "start": start, "end": end,
+                "flick_t": found["t"], "preroll_s": pre,
+                "frame_url": f"/api/sessions/{runner.id}/frames/", "frames": frames}
     before = runner.positions_at(seq)
     after = runner.positions_at(found["events"][-1]["seq"] + 1)
     return jsonify({**found, "clip": clip, "session": runner.id, "before": before,
@@ -192,11 +200,53 @@ def video(sid: int) -> Response:
     path = store.session(sid).video
     if not path:
         abort(404, "this session has no video")
-    from pathlib import Path
-
     if not Path(path).is_file():
         abort(404, "the video file is gone")
     return send_file(path, conditional=True)
+
+
+FRAME_WIDTHS = (320, 480, 640, 960, 1280)
+
+
+@bp.get("/sessions/<int:sid>/frames/<int:n>.jpg")
+def video_frame(sid: int, n: int) -> Response:
+    """Frame `n` of the session's recorded video as JPEG (`?w=` one of FRAME_WIDTHS scales it
+    down); the dispute view plays a flick's clip with these, which any browser shows."""
+    store = get_referee().store
+    if not store.has_session(sid):
+        abort(404, f"no session {sid}")
+    raw = request.args.get("w")
+    width = None
+    if raw is not None:
+        if not raw.isdigit() or int(raw) not in FRAME_WIDTHS:
+            abort(400, f"w must be one of {', '.join(map(str, FRAME_WIDTHS))}")
+        width = int(raw)
+    path = store.session(sid).video
+    if not path or not Path(path).is_file():
+        abort(404, "this session has no video")
+    try:
+        jpeg = _frames_of(path).jpeg(n, width)
+    except VideoError as exc:
+        abort(404, str(exc))
+    if jpeg is None:
+        abort(404, f"the video has no frame {n}")
+    resp = Response(jpeg, mimetype="image/jpeg")
+    resp.headers["Cache-Control"] = "private, max-age=3600"
+    return resp
+
+
+_decoders: OrderedDict[str, VideoFrames] = OrderedDict()
+_decoders_lock = threading.Lock()
+
+
+def _frames_of(path: str) -> VideoFrames:
+    """One decoder per video file, the few most recent kept open."""
+    with _decoders_lock:
+        frames = _decoders.pop(path, None) or VideoFrames(path)
+        _decoders[path] = frames
+        while len(_decoders) > 4:
+            _decoders.popitem(last=False)[1].close()
+        return frames
 
 
 @bp.get("/frame.jpg")

@@ -27,22 +27,63 @@
     }[e.type];
     const li = Ref.el("li", {}, Ref.el("span", { class: "muted", text: `${dt} ` }), words ? words() : e.type);
     if (e.uncertain) li.append(Ref.el("span", { class: "tag ask", text: " too close to call" }));
+    const margin = e.evidence && e.evidence.margin_mm;
+    if (margin !== undefined && margin !== null) li.append(Ref.el("span", { class: "margin", text: ` margin ${Number(margin).toFixed(1)} mm` }));
     if (e.confidence !== undefined) li.append(Ref.el("span", { class: "muted", text: ` (confidence ${e.confidence})` }));
     return li;
   }
+
+  /* The flick's clip: the recorded video's frames (JPEG, any browser shows them) played at
+     real time from the pre-roll to a second after the coins settle. */
+  const Clip = (() => {
+    let clip = null, flickT = 0, i = 0, timer = null, started = 0, startT = 0;
+    const url = (n) => `${clip.frame_url}${n}.jpg?w=640`;
+    function draw() {
+      const [n, t] = clip.frames[i];
+      $("clip-img").src = url(n);
+      $("clip-img").dataset.frame = String(n);
+      $("clip-seek").value = String(i);
+      const dt = t - flickT;
+      $("clip-time").textContent = `${dt < 0 ? "−" : "+"}${Math.abs(dt).toFixed(2)} s${dt < 0 ? " (before the flick)" : ""}`;
+      for (let k = i + 1; k < Math.min(i + 8, clip.frames.length); k++) new Image().src = url(clip.frames[k][0]);
+    }
+    function stop() { if (timer) clearInterval(timer); timer = null; $("clip-play").textContent = "Play"; }
+    function tick() {
+      const t = startT + (performance.now() - started) / 1000;
+      while (i + 1 < clip.frames.length && clip.frames[i + 1][1] <= t) i++;
+      draw();
+      if (i + 1 >= clip.frames.length) stop();
+    }
+    function play() {
+      if (!clip) return;
+      if (timer) { stop(); return; }
+      if (i + 1 >= clip.frames.length) i = 0;
+      started = performance.now(); startT = clip.frames[i][1];
+      timer = setInterval(tick, 40);
+      $("clip-play").textContent = "Pause";
+    }
+    function show(c, t) {
+      stop();
+      clip = c; flickT = t; i = 0;
+      $("clip").hidden = !c; $("no-clip").hidden = !!c;
+      if (!c) { $("clip-img").removeAttribute("src"); return; }
+      $("clip-seek").max = String(c.frames.length - 1);
+      draw();
+      play();
+    }
+    document.addEventListener("DOMContentLoaded", () => {
+      $("clip-play").addEventListener("click", play);
+      $("clip-seek").addEventListener("input", (e) => { stop(); i = Number(e.target.value); draw(); });
+    });
+    return { show };
+  })();
 
   async function showFlick(seq) {
     for (const b of document.querySelectorAll("#flicks button")) b.setAttribute("aria-pressed", b.dataset.seq === String(seq));
     const f = await Ref.getJSON(`/api/flicks/${seq}`);
     current = f;
     $("flick-title").textContent = `Flick of ${Ref.coinTitle(f.coin)} at ${Ref.fmtTime(f.t)}`;
-    const video = $("clip");
-    if (f.clip) {
-      video.hidden = false; $("no-clip").hidden = true;
-      video.src = `${f.clip.url}#t=${f.clip.start.toFixed(2)},${f.clip.end.toFixed(2)}`;
-    } else {
-      video.hidden = true; video.removeAttribute("src"); $("no-clip").hidden = false;
-    }
+    Clip.show(f.clip && f.clip.frames.length ? f.clip : null, f.t);
     const lines = {}, pieces = [], off = [];
     for (const e of f.events) {
       if (e.type === "cross") lines[e.line] = e.dir;
