@@ -1,0 +1,111 @@
+"""Vision against the peers: `python -m benchmarks` writes the report and checks the floors.
+
+    .venv/bin/python -m benchmarks                    # full report (about 10 min), README block
+    .venv/bin/python -m benchmarks --quick            # the CI clip only (under a minute)
+    .venv/bin/python -m benchmarks --update-floors    # ... and raise floors (never lowers one)
+
+Clips are rendered once into `--cache` (deterministic).  The whole run is pinned to one core
+with OpenCV on one thread, so every fps is a one-core figure.  Writes report.md, report.json
+and PNG plots into `--out`; exit 1 when a figure is below its floor (benchmarks/floors.json).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+import cv2
+
+from benchmarks import floors as fl
+from benchmarks import markdown, plots, report
+from benchmarks.clips import Clip, ClipData
+from benchmarks.run import run_clip
+
+ROOT = Path(__file__).resolve().parents[1]
+SCENARIOS = ("gate-run", "strike", "tower-hit", "off-table", "fast-flick")
+QUICK = [Clip("strike", 100)]
+
+
+def full_clips(looks: int) -> list[Clip]:
+    """Each scenario in `looks` looks of its own (no two clips share a look), at 720p30; and
+    gate-run at 1080p30 for speed and accuracy at the larger size."""
+    clips = [Clip(s, 100 + looks * i + k) for i, s in enumerate(SCENARIOS) for k in range(looks)]
+    return [*clips, Clip("gate-run", 100, (1920, 1080))]
+
+
+def one_core() -> None:
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+    cv2.setNumThreads(1)
+
+
+def build(clips: list[Clip], cache: Path, out: Path, command: str,
+          log=print) -> tuple[dict, list[dict]]:
+    """Run every clip; write report.json, report.md and the plots into `out`."""
+    start = time.perf_counter()
+    results = []
+    for clip in clips:
+        t = time.perf_counter()
+        results.append(run_clip(ClipData(clip, cache)))
+        log(f"  {clip.name}: {results[-1]['frames']} frames, {time.perf_counter() - t:.0f} s")
+    layout_radius = ClipData(clips[0], cache).layout.coin_mm / 2.0
+    groups: dict[str, list[dict]] = {}
+    for r in results:
+        groups.setdefault(r["group"], []).append(r)
+    rep = {"command": command, "machine": report.machine(), "radius_mm": layout_radius,
+           "groups": {g: report.group_figures(rs, layout_radius) for g, rs in groups.items()}}
+    rep["wall_s"] = round(time.perf_counter() - start, 1)
+    out.mkdir(parents=True, exist_ok=True)
+    report.write_json(rep, out)
+    plots.fps_bars(rep, out)
+    for g, rs in groups.items():
+        plots.error_histogram(g, rs, out)
+        plots.trajectories(g, rs[0], out)
+    (out / "report.md").write_text(markdown.report_markdown(rep))
+    return rep, results
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks",
+                                     description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="the CI clip only")
+    parser.add_argument("--looks", type=int, default=2, help="looks per scenario (full run)")
+    parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "report")
+    parser.add_argument("--cache", type=Path, default=ROOT / "benchmarks" / ".cache")
+    parser.add_argument("--update-floors", action="store_true",
+                        help="raise the floors to the measured figures (never lowers one)")
+    parser.add_argument("--no-readme", action="store_true",
+                        help="do not rewrite the README's generated block (full run)")
+    args = parser.parse_args(argv)
+    one_core()
+    command = "python -m benchmarks" + (" --quick" if args.quick else "") + (
+        f" --looks {args.looks}" if args.looks != 2 and not args.quick else "")
+    clips = QUICK if args.quick else full_clips(args.looks)
+    section = "quick" if args.quick else "full"
+    rep, _ = build(clips, args.cache, args.out, command)
+    print(f"report: {args.out / 'report.md'} ({rep['wall_s']:.0f} s)")
+    if not args.quick and not args.no_readme and \
+            markdown.update_readme(ROOT / "README.md", markdown.readme_block(rep)):
+        print("README.md: generated block updated")
+    figures = report.flat(rep)
+    if args.update_floors:
+        changed, refused = fl.update(figures, section, list(rep["groups"]))
+        for name, (old, new) in changed.items():
+            print(f"floor {name}: {old} -> {new}")
+        for line in refused:
+            print(f"refused: {line}", file=sys.stderr)
+        if refused:
+            return 1
+    verdict = fl.check(figures, section)
+    for line in verdict.below + verdict.missing:
+        print(f"BELOW FLOOR {line}", file=sys.stderr)
+    for line in verdict.raise_:
+        print(line)
+    return 0 if verdict.ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,104 @@
+"""Benchmark clips: simulated scenarios rendered to video files in a cache, with their truth.
+
+A clip is (scenario, look seed, size, fps).  The video is written once by the simulator's own
+`write_video` (what `referee simulate --video` calls, with the size and look chosen here) into
+the cache directory and reused; the simulator is deterministic, so a cached clip is the clip.
+The truth is the scenario's timeline (exact physics, table mm) and its events, plus the
+renderer's per-frame `<stem>.truth.jsonl` (how much of each coin a hand hides).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+
+import numpy as np
+
+from referee.events import Event
+from referee.layout import Layout, castle_croquetnole_layout
+from referee.sim.camera import Camera
+from referee.sim.look import Look
+from referee.sim.render import write_video
+from referee.sim.scenarios import scenario
+from referee.sim.script import Session, play
+from referee.vision.calibrated import mapping_from_camera
+from referee.vision.detect import PixelMapping
+
+SCENARIO_SEED = 1
+"""The players' errors; the same seed as the sample clips."""
+HIDDEN = 0.5
+"""A coin more than this share under a hand is not expected to be seen (not in the truth)."""
+
+
+@dataclass(frozen=True)
+class Clip:
+    scenario: str
+    look: int
+    size: tuple[int, int] = (1280, 720)
+    fps: float = 30.0
+
+    @property
+    def name(self) -> str:
+        return f"{self.scenario}-look{self.look}-{self.size[1]}p{self.fps:g}"
+
+    @property
+    def group(self) -> str:
+        """Clips of one size and rate are summed together in the report."""
+        return f"{self.size[1]}p{self.fps:g}"
+
+
+@dataclass
+class Truth:
+    """Per frame: the coins one should see, {coin: (x_mm, y_mm)}, and whether each moves."""
+
+    positions: list[dict[str, tuple[float, float]]]
+    moving: list[dict[str, bool]]
+    events: list[Event]
+
+
+class ClipData:
+    """A rendered clip: its video path, camera mapping, layout and ground truth."""
+
+    def __init__(self, clip: Clip, cache: Path) -> None:
+        self.clip = clip
+        self.layout: Layout = castle_croquetnole_layout()
+        self.video = cache / f"{clip.name}.mp4"
+        look = Look.random(clip.look)
+        self.camera = Camera(int(clip.size[0]), int(clip.size[1]), look.lens, look.pose)
+        if not (self.video.is_file() and self.video.with_suffix(".truth.jsonl").is_file()):
+            cache.mkdir(parents=True, exist_ok=True)
+            partial = cache / f"{clip.name}.partial.mp4"
+            write_video(partial, self.session.timeline, self.layout, look, clip.size, clip.fps,
+                        progress=False)
+            partial.with_suffix(".truth.jsonl").replace(self.video.with_suffix(".truth.jsonl"))
+            partial.with_suffix(".camera.json").replace(self.video.with_suffix(".camera.json"))
+            partial.replace(self.video)
+
+    @cached_property
+    def session(self) -> Session:
+        return play(scenario(self.clip.scenario), seed=SCENARIO_SEED)
+
+    @property
+    def mapping(self) -> PixelMapping:
+        return mapping_from_camera(self.camera)
+
+    def truth(self, frames: int) -> Truth:
+        """Truth for the first `frames` frames (a coin hidden by a hand is left out)."""
+        rows = [json.loads(line) for line in
+                self.video.with_suffix(".truth.jsonl").read_text().splitlines() if line]
+        timeline = self.session.timeline
+        positions, moving = [], []
+        for i in range(frames):
+            t = i / self.clip.fps
+            now = {c.coin: c for c in timeline.at(t).coins}
+            soon = {c.coin: c for c in timeline.at(t + 0.01).coins}
+            hidden = {r["coin"]: r["occluded"] for r in rows[i]["coins"]} if i < len(rows) else {}
+            seen = {c: tuple(float(v) for v in p.center_mm) for c, p in now.items()
+                    if p.visible and hidden.get(c, 0.0) <= HIDDEN
+                    and self.layout.on_table(p.center_mm)}
+            positions.append(seen)
+            moving.append({c: bool(np.hypot(*np.subtract(soon[c].center_mm, now[c].center_mm))
+                                   > 0.05) for c in seen})
+        return Truth(positions, moving, list(self.session.events))

@@ -1,0 +1,178 @@
+"""One clip through our pipeline and the peers, timed per stage, scored against its truth.
+
+Timing hooks wrap the pipeline from the outside (instance attributes over its detector's
+`detect`, its tracker's `update` and its `_close`, where flicks are reconstructed), so
+referee/vision is measured as it is.  Two passes over the video file: decoding alone (the
+physical limit for recorded video) and the pipeline, decoding included.  In the second pass
+the same frames also go through the pipeline with HoughCircles for a detector; our detector's
+detections are recorded and then fed to SORT and norfair, so every tracker sees the same ones.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+
+from benchmarks.clips import ClipData
+from benchmarks.peers import HoughDetector, Norfair, Sort
+from benchmarks.vision_accuracy import KINDS, match
+from referee.events import Event
+from referee.vision.capture import Frame
+from referee.vision.detections import Detections
+from referee.vision.pipeline import Pipeline
+
+Positions = dict[Any, tuple[float, float]]
+TRACKERS = ("ours", "sort", "norfair", "hough+ours")
+
+
+@dataclass
+class Timer:
+    """Seconds spent per stage, summed over frames."""
+
+    seconds: dict[str, float] = field(default_factory=lambda: defaultdict(float))
+
+    def wrap(self, stage: str, fn: Callable) -> Callable:
+        def timed(*args, **kwargs):
+            start = time.perf_counter()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                self.seconds[stage] += time.perf_counter() - start
+        return timed
+
+
+class Instrumented:
+    """A Pipeline with timers and a record of each frame's detections and assignments."""
+
+    def __init__(self, pipeline: Pipeline, timer: Timer) -> None:
+        self.pipeline, self.timer = pipeline, timer
+        self.last: Detections = Detections.empty()
+        self.assigned: dict[str, int] = {}
+        self._detect = timer.wrap("detect", pipeline.detector.detect)
+        pipeline.detector.detect = self._record_detect
+        pipeline._close = timer.wrap("reconstruct", pipeline._close)
+        bind = pipeline._bind
+
+        def bound(frame: Frame) -> None:
+            bind(frame)
+            update = timer.wrap("track", pipeline.tracker.update)
+
+            def record_update(*args, **kwargs):
+                self.assigned = update(*args, **kwargs)
+                return self.assigned
+            pipeline.tracker.update = record_update
+        pipeline._bind = bound
+
+    def _record_detect(self, image: np.ndarray):
+        detections, hands = self._detect(image)
+        self.last = detections
+        return detections, hands
+
+    def process(self, frame: Frame) -> tuple[list[Event], Positions]:
+        """The frame's events and each coin's detected centre this frame."""
+        out = self.timer.wrap("process", self.pipeline.process)(frame)
+        centres = self.last.center_mm
+        return out, {c: (float(centres[j][0]), float(centres[j][1]))
+                     for c, j in self.assigned.items()}
+
+    def finish(self, t: float) -> list[Event]:
+        return self.timer.wrap("process", self.pipeline.finish)(t)
+
+
+def decode_seconds(path: str) -> tuple[int, float]:
+    """Frames and seconds to decode the whole file (cv2.VideoCapture, nothing else)."""
+    start = time.perf_counter()
+    cap = cv2.VideoCapture(path)
+    n = 0
+    while cap.read()[0]:
+        n += 1
+    cap.release()
+    return n, time.perf_counter() - start
+
+
+def detection_counts(truth: list[Positions], found: list[np.ndarray], radius: float
+                     ) -> dict[str, int]:
+    """Detector scores: a detection within `radius` of a coin one should see is a hit."""
+    tp = fp = fn = 0
+    for gt, det in zip(truth, found, strict=True):
+        g = np.array(list(gt.values())).reshape(-1, 2)
+        hits = 0
+        if len(g) and len(det):
+            cost = np.linalg.norm(g[:, None, :] - det[None, :, :], axis=2)
+            rows, cols = linear_sum_assignment(cost)
+            hits = int(np.sum(cost[rows, cols] <= radius))
+        tp, fp, fn = tp + hits, fp + len(det) - hits, fn + len(g) - hits
+    return {"tp": tp, "fp": fp, "fn": fn}
+
+
+def event_counts(truth: list[Event], found: list[Event]) -> dict[str, dict]:
+    out = {}
+    for kind in KINDS:
+        tp, miss, invented, errors = match([e for e in truth if e.type == kind],
+                                           [e for e in found if e.type == kind])
+        out[kind] = {"tp": tp, "miss": miss, "invented": invented, "t_err": errors}
+    return out
+
+
+def run_clip(data: ClipData) -> dict:
+    """Every figure of one clip (raw counts and per-frame tracks, summarised by the report)."""
+    clip = data.clip
+    n_decoded, decode_s = decode_seconds(str(data.video))
+    timer, hough_timer = Timer(), Timer()
+    ours = Instrumented(Pipeline(data.mapping, data.layout, clip.size, clip.fps), timer)
+    hough_pipeline = Pipeline(data.mapping, data.layout, clip.size, clip.fps)
+    hough_pipeline.detector = HoughDetector(data.mapping, data.layout, clip.size)
+    hough = Instrumented(hough_pipeline, hough_timer)
+    found: dict[str, list[Event]] = {"ours": [], "hough+ours": []}
+    hyps: dict[str, list[Positions]] = {name: [] for name in TRACKERS}
+    detections: dict[str, list[Detections]] = {"ours": [], "hough": []}
+    cap = cv2.VideoCapture(str(data.video))
+    i = 0
+    while True:
+        start = time.perf_counter()
+        ok, image = cap.read()
+        timer.seconds["decode"] += time.perf_counter() - start
+        if not ok:
+            break
+        frame = Frame(i, i / clip.fps, image)
+        for name, runner in (("ours", ours), ("hough+ours", hough)):
+            events, centres = runner.process(frame)
+            found[name] += events
+            hyps[name].append(centres)
+        detections["ours"].append(ours.last)
+        detections["hough"].append(hough.last)
+        i += 1
+    cap.release()
+    found["ours"] += ours.finish(i / clip.fps)
+    found["hough+ours"] += hough.finish(i / clip.fps)
+    for name, tracker in (("sort", Sort()), ("norfair", Norfair())):
+        update = timer.wrap(name, tracker.update)
+        hyps[name] = [update(d) for d in detections["ours"]]
+    truth = data.truth(i)
+    radius = data.layout.coin_mm / 2.0
+    rest, moving = [], []
+    for gt, mov, mine in zip(truth.positions, truth.moving, hyps["ours"], strict=True):
+        for coin, p in gt.items():
+            if coin in mine:
+                (moving if mov[coin] else rest).append(float(np.hypot(*np.subtract(mine[coin], p))))
+    stage_s = dict(timer.seconds)
+    stage_s["other"] = stage_s["process"] - sum(stage_s.get(k, 0.0) for k in
+                                                 ("detect", "track", "reconstruct"))
+    return {
+        "clip": clip.name, "group": clip.group, "frames": i, "decoded_frames": n_decoded,
+        "decode_only_s": decode_s, "stage_s": stage_s,
+        "hough_process_s": hough_timer.seconds["process"],
+        "hough_detect_s": hough_timer.seconds["detect"],
+        "rest_err_mm": rest, "moving_err_mm": moving,
+        "events": {name: event_counts(truth.events, f) for name, f in found.items()},
+        "detection": {name: detection_counts(truth.positions, [d.center_mm for d in dets],
+                                             radius) for name, dets in detections.items()},
+        "truth": truth.positions, "hyps": hyps,
+    }
