@@ -285,3 +285,52 @@ def test_video_with_ranges_and_the_flick_clip(client: FlaskClient, runner: Sessi
     assert clip["start"] == max(0.0, flick["t"] - 3.0) and clip["end"] > flick["t"]
     video.unlink()
     assert client.get(f"/api/sessions/{runner.id}/video").status_code == 404
+
+
+def test_flick_clip_frames_export_and_import(client: FlaskClient, runner: SessionRunner,
+                                             referee: Referee, tmp_path: Path) -> None:
+    import cv2
+    import numpy as np
+
+    flick = client.get("/api/flicks").get_json()[5]
+    video = tmp_path / "rec.mp4"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"mp4v"), 10.0, (64, 48))
+    for n in range(80):
+        writer.write(np.full((48, 64, 3), 3 * n, np.uint8))
+    writer.release()
+    t0 = flick["t"] - 4.0
+    referee.store.add_note(runner.id, "video", {"path": str(video)})
+    referee.store.add_frames(runner.id, [(n, t0 + n / 10) for n in range(80)])
+    clip = client.get(f"/api/flicks/{flick['seq']}").get_json()["clip"]
+    assert clip["frames"] and all(clip["start"] <= t <= clip["end"] for _, t in clip["frames"])
+    assert clip["frames"][0][0] == 10, "the pre-roll: 3 s before the flick"
+    url = clip["frame_url"]
+    assert url == f"/api/sessions/{runner.id}/frames/"
+    with client.get(f"{url}{clip['frames'][0][0]}.jpg") as resp:
+        assert resp.status_code == 200 and resp.mimetype == "image/jpeg"
+        assert resp.data[:2] == b"\xff\xd8"
+    assert client.get(f"{url}12.jpg?w=320").status_code == 200
+    assert client.get(f"{url}12.jpg?w=333").status_code == 400
+    assert client.get(f"{url}500.jpg").status_code == 404
+    assert client.get(f"{url}-1.jpg").status_code == 404
+    assert client.get("/api/sessions/999/frames/0.jpg").status_code == 404
+    for bad in ("..%2F..%2Fetc%2Fpasswd", "../../etc/passwd", "%2Fetc%2Fpasswd"):
+        assert client.get(f"{url}{bad}").status_code == 404
+
+    data = client.get(f"/api/sessions/{runner.id}/export?flick={flick['seq']}").data
+    with zipfile.ZipFile(io.BytesIO(data)) as zf:
+        (tmp_path / "clip.mp4").write_bytes(zf.read("clip.mp4"))
+        rows = zf.read("frames.csv").decode().splitlines()[1:]
+    cap = cv2.VideoCapture(str(tmp_path / "clip.mp4"))
+    assert int(cap.get(cv2.CAP_PROP_FRAME_COUNT)) == len(clip["frames"]) == len(rows)
+    cap.release()
+    assert rows[0].startswith("0,")
+    got = post(client, "/api/sessions/import", data={"bundle": (io.BytesIO(data), "b.zip")},
+               content_type="multipart/form-data")
+    assert got.status_code == 201
+    new = got.get_json()["id"]
+    assert [round(t, 6) for _, t in referee.store.frames(new)] == \
+        [round(t, 6) for _, t in clip["frames"]]
+    imported = client.get(f"/api/flicks/{flick['seq']}?session={new}").get_json()["clip"]
+    assert len(imported["frames"]) == len(clip["frames"])
+    assert client.get(f"/api/sessions/{new}/frames/0.jpg").status_code == 200
