@@ -12,9 +12,11 @@ and PNG plots into `--out`; exit 1 when a figure is below its floor (benchmarks/
 from __future__ import annotations
 
 import argparse
+import multiprocessing as mp
 import os
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import cv2
@@ -36,26 +38,54 @@ def full_clips(looks: int) -> list[Clip]:
     return [*clips, Clip("gate-run", 100, (1920, 1080))]
 
 
-def one_core() -> None:
+def one_core(core: int | None = None) -> None:
+    """Pin this process to one core (the first it may use, or the `core`-th) and OpenCV to
+    one thread."""
     if hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+        cores = sorted(os.sched_getaffinity(0))
+        os.sched_setaffinity(0, {cores[(core or 0) % len(cores)]})
     cv2.setNumThreads(1)
 
 
-def build(clips: list[Clip], cache: Path, out: Path, command: str,
+def _worker_init(counter) -> None:
+    with counter.get_lock():
+        core = counter.value
+        counter.value += 1
+    one_core(core)
+
+
+def _run(clip: Clip, cache: Path) -> tuple[dict, float]:
+    start = time.perf_counter()
+    return run_clip(ClipData(clip, cache)), time.perf_counter() - start
+
+
+def run_all(clips: list[Clip], cache: Path, jobs: int, log=print) -> list[dict]:
+    """Every clip's results, in order; with `jobs` > 1, one process per core, each pinned to
+    its own core (so each figure is still a one-core figure)."""
+    if jobs <= 1:
+        done = [_run(c, cache) for c in clips]
+    else:
+        counter = mp.Value("i", 0)
+        with ProcessPoolExecutor(jobs, mp_context=mp.get_context("fork"),
+                                 initializer=_worker_init, initargs=(counter,)) as pool:
+            order = sorted(range(len(clips)), key=lambda i: -clips[i].size[0])
+            futures = {i: pool.submit(_run, clips[i], cache) for i in order}
+            done = [futures[i].result() for i in range(len(clips))]
+    for clip, (result, seconds) in zip(clips, done, strict=True):
+        log(f"  {clip.name}: {result['frames']} frames, {seconds:.0f} s")
+    return [r for r, _ in done]
+
+
+def build(clips: list[Clip], cache: Path, out: Path, command: str, jobs: int = 1,
           log=print) -> tuple[dict, list[dict]]:
     """Run every clip; write report.json, report.md and the plots into `out`."""
     start = time.perf_counter()
-    results = []
-    for clip in clips:
-        t = time.perf_counter()
-        results.append(run_clip(ClipData(clip, cache)))
-        log(f"  {clip.name}: {results[-1]['frames']} frames, {time.perf_counter() - t:.0f} s")
+    results = run_all(clips, cache, jobs, log)
     layout_radius = ClipData(clips[0], cache).layout.coin_mm / 2.0
     groups: dict[str, list[dict]] = {}
     for r in results:
         groups.setdefault(r["group"], []).append(r)
-    rep = {"command": command, "machine": report.machine(), "radius_mm": layout_radius,
+    rep = {"command": command, "machine": report.machine(jobs), "radius_mm": layout_radius,
            "groups": {g: report.group_figures(rs, layout_radius) for g, rs in groups.items()}}
     rep["wall_s"] = round(time.perf_counter() - start, 1)
     out.mkdir(parents=True, exist_ok=True)
@@ -79,13 +109,19 @@ def main(argv: list[str] | None = None) -> int:
                         help="raise the floors to the measured figures (never lowers one)")
     parser.add_argument("--no-readme", action="store_true",
                         help="do not rewrite the README's generated block (full run)")
+    parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1),
+                        help="clips run at once, each process pinned to its own core")
     args = parser.parse_args(argv)
-    one_core()
+    if args.quick:
+        args.jobs = 1
+    if args.jobs <= 1:
+        one_core()
     command = "python -m benchmarks" + (" --quick" if args.quick else "") + (
         f" --looks {args.looks}" if args.looks != 2 and not args.quick else "")
     clips = QUICK if args.quick else full_clips(args.looks)
     section = "quick" if args.quick else "full"
-    rep, _ = build(clips, args.cache, args.out, command)
+    rep, _ = build(clips, args.cache, args.out, command, args.jobs,
+                   log=lambda line: print(line, flush=True))
     print(f"report: {args.out / 'report.md'} ({rep['wall_s']:.0f} s)")
     if not args.quick and not args.no_readme and \
             markdown.update_readme(ROOT / "README.md", markdown.readme_block(rep)):

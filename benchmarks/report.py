@@ -33,6 +33,10 @@ def _p95(values: list[float]) -> float | None:
     return round(float(np.percentile(values, 95)), 3) if values else None
 
 
+def _median(values: list[float]) -> float | None:
+    return round(float(np.median(values)), 3) if values else None
+
+
 def speed(result: dict) -> dict:
     """Frames per second of decoding alone and of our whole pipeline, and ms per stage."""
     n, s = result["frames"], result["stage_s"]
@@ -56,7 +60,8 @@ def group_figures(results: list[dict], radius_mm: float) -> dict:
     rest = [e for r in results for e in r["rest_err_mm"]]
     moving = [e for r in results for e in r["moving_err_mm"]]
     out["position"] = {"rest_rms_mm": _rms(rest), "rest_p95_mm": _p95(rest),
-                       "moving_rms_mm": _rms(moving), "moving_p95_mm": _p95(moving),
+                       "rest_median_mm": _median(rest), "moving_rms_mm": _rms(moving),
+                       "moving_p95_mm": _p95(moving), "moving_median_mm": _median(moving),
                        "rest_samples": len(rest), "moving_samples": len(moving)}
     out["events"] = {}
     for name in ("ours", "hough+ours"):
@@ -91,7 +96,7 @@ def group_figures(results: list[dict], radius_mm: float) -> dict:
     return out
 
 
-def machine() -> str:
+def machine(jobs: int = 1) -> str:
     import os
 
     import cv2
@@ -104,7 +109,9 @@ def machine() -> str:
                 break
     except OSError:
         pass
-    return (f"{cpu}, {os.cpu_count()} cores (run pinned to 1), Python "
+    pinned = "one process pinned to one core" if jobs <= 1 else \
+        f"{jobs} processes, each pinned to its own core"
+    return (f"{cpu}, {os.cpu_count()} cores ({pinned}), Python "
             f"{platform.python_version()}, OpenCV {cv2.__version__}, NumPy {np.__version__}")
 
 

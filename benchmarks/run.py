@@ -6,6 +6,10 @@ referee/vision is measured as it is.  Two passes over the video file: decoding a
 physical limit for recorded video) and the pipeline, decoding included.  In the second pass
 the same frames also go through the pipeline with HoughCircles for a detector; our detector's
 detections are recorded and then fed to SORT and norfair, so every tracker sees the same ones.
+
+Times are CPU seconds of the process (`time.process_time`, every thread), which the caller
+pins to one core: other work on a shared machine then does not count, and fps = frames / CPU
+seconds is what one free core would do.
 """
 
 from __future__ import annotations
@@ -34,17 +38,17 @@ TRACKERS = ("ours", "sort", "norfair", "hough+ours")
 
 @dataclass
 class Timer:
-    """Seconds spent per stage, summed over frames."""
+    """CPU seconds spent per stage, summed over frames."""
 
     seconds: dict[str, float] = field(default_factory=lambda: defaultdict(float))
 
     def wrap(self, stage: str, fn: Callable) -> Callable:
         def timed(*args, **kwargs):
-            start = time.perf_counter()
+            start = time.process_time()
             try:
                 return fn(*args, **kwargs)
             finally:
-                self.seconds[stage] += time.perf_counter() - start
+                self.seconds[stage] += time.process_time() - start
         return timed
 
 
@@ -87,14 +91,14 @@ class Instrumented:
 
 
 def decode_seconds(path: str) -> tuple[int, float]:
-    """Frames and seconds to decode the whole file (cv2.VideoCapture, nothing else)."""
-    start = time.perf_counter()
+    """Frames and CPU seconds to decode the whole file (cv2.VideoCapture, nothing else)."""
+    start = time.process_time()
     cap = cv2.VideoCapture(path)
     n = 0
     while cap.read()[0]:
         n += 1
     cap.release()
-    return n, time.perf_counter() - start
+    return n, time.process_time() - start
 
 
 def detection_counts(truth: list[Positions], found: list[np.ndarray], radius: float
@@ -136,9 +140,9 @@ def run_clip(data: ClipData) -> dict:
     cap = cv2.VideoCapture(str(data.video))
     i = 0
     while True:
-        start = time.perf_counter()
+        start = time.process_time()
         ok, image = cap.read()
-        timer.seconds["decode"] += time.perf_counter() - start
+        timer.seconds["decode"] += time.process_time() - start
         if not ok:
             break
         frame = Frame(i, i / clip.fps, image)
