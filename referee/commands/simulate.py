@@ -1,7 +1,8 @@
 """`referee simulate`: play a named scenario on the synthetic table and write its ground truth.
 
 Writes into `--out DIR`: `events.jsonl` (the physical events, CONTRACT.md), `tracks.csv`
-(t,coin,x_mm,y_mm at `--rate` Hz) and `meta.json` (scenario, seed, physics, the flicks as
+(t,coin,x_mm,y_mm at `--rate` Hz), `rulings.jsonl` (what the rules engine rules on those events,
+as `referee adjudicate` writes it) and `meta.json` (scenario, seed, physics, the flicks as
 played).  The same scenario and seed give byte-identical files.
 
 Video: the command builds a :class:`referee.sim.scene.SceneTimeline` (`build_session`); with
@@ -20,11 +21,12 @@ from pathlib import Path
 
 from referee.cli import UsageError
 from referee.events import write_events
+from referee.rules.base import Ruling, make_game, replay
 from referee.sim.scenarios import SCENARIOS, scenario
 from referee.sim.script import Session, play
 
 NAME = "simulate"
-HELP = "play a scripted scenario on the synthetic table; write events, tracks and metadata"
+HELP = "play a scripted scenario on the synthetic table; write events, tracks, rulings, metadata"
 
 RENDERER = "referee.sim.render:render_video"
 """The video hook: `render_video(timeline, layout, out_path, *, seed) -> None`."""
@@ -38,7 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0,
                         help="seed of the players' errors (default: 0)")
     parser.add_argument("--out", metavar="DIR",
-                        help="write events.jsonl, tracks.csv and meta.json here")
+                        help="write events.jsonl, tracks.csv, rulings.jsonl and meta.json here")
     parser.add_argument("--rate", type=float, default=30.0, metavar="HZ",
                         help="samples per second of tracks.csv (default: 30)")
     parser.add_argument("--video", metavar="FILE",
@@ -87,9 +89,19 @@ def write_outputs(session: Session, out: Path, rate_hz: float) -> None:
         writer.writerow(("t", "coin", "x_mm", "y_mm"))
         for t, coin, x, y in session.tracks(rate_hz):
             writer.writerow((f"{t:.6f}", coin, f"{x + 0.0:.6f}", f"{y + 0.0:.6f}"))
+    with (out / "rulings.jsonl").open("w", encoding="utf-8") as handle:
+        for ruling in session_rulings(session):
+            handle.write(json.dumps(ruling.to_json(), separators=(",", ":")) + "\n")
     meta = session.metadata() | {"track_rate_hz": rate_hz,
-                                 "files": ["events.jsonl", "tracks.csv", "meta.json"]}
+                                 "files": ["events.jsonl", "tracks.csv", "rulings.jsonl",
+                                           "meta.json"]}
     (out / "meta.json").write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
+
+
+def session_rulings(session: Session) -> list[Ruling]:
+    """The rules engine's rulings on the session's events, under the game's default options
+    (a single-situation scenario may break turn order: the engine then says so)."""
+    return replay(make_game(session.scenario.layout.game), session.events).rulings
 
 
 def _renderer() -> Callable[..., object]:

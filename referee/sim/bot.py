@@ -104,10 +104,13 @@ class CroquetnoleBot:
         if summary["over"] or self.rejected >= 3:  # over, or the engine keeps refusing
             return None
         turn = summary["turn"]
-        key = f"{turn['round']}:{turn['player']}:{turn['phase']}"
-        self.tries[key] = self.tries.get(key, 0) + 1
         for request in summary["pending_placements"]:
             return self._place(request, positions)
+        key = f"{turn['round']}:{turn['player']}:{turn['phase']}"
+        self.tries[key] = self.tries.get(key, 0) + 1  # decisions, placements not counted
+        steered = self.steer(summary, positions)
+        if steered is not None:
+            return steered
         coin, player = turn["coin"], turn["player"]
         if coin not in positions or self.state.stacked.get(coin):
             return DeclareAction(player, "end_play")
@@ -119,6 +122,10 @@ class CroquetnoleBot:
         if nxt is None:
             return DeclareAction(player, "end_play")
         return self._flick_for(coin, nxt, positions, player)
+
+    def steer(self, summary: Mapping[str, Any], positions: Mapping[str, Point]) -> Action | None:
+        """A story's override of the next decision (placements come first); None: play on."""
+        return None
 
     # -- decisions -------------------------------------------------------------------------
     def _place(self, request: Mapping[str, Any], positions: Mapping[str, Point]) -> MoveAction:

@@ -40,6 +40,7 @@ from referee.sim.art import (
     tile_sprite,
 )
 from referee.sim.camera import Camera
+from referee.sim.encode import VideoWriter
 from referee.sim.look import Look
 from referee.sim.scene import CoinPose, HandPose, Scene, SceneTimeline
 
@@ -878,32 +879,25 @@ def render_frames(timeline: SceneTimeline, layout: Layout, look: Look,
 def write_video(path: str | Path, timeline: SceneTimeline, layout: Layout, look: Look,
                 size: tuple[int, int] = (1280, 720), fps: float = 30.0,
                 progress: bool = True, jpeg: bool = False) -> Path:
-    """Render a timeline to a video file (.mp4 → mp4v, .avi → MJPG) plus `<stem>.camera.json`
-    (the camera's ground truth) and `<stem>.truth.jsonl` (per frame: each coin's centre and
-    radius in pixels and how much a hand hides it, from :meth:`Renderer.frame_truth`).
+    """Render a timeline to a video file (.mp4 → H.264, .avi → MJPG; `referee.sim.encode`)
+    plus `<stem>.camera.json` (the camera's ground truth) and `<stem>.truth.jsonl` (per frame:
+    each coin's centre and radius in pixels and how much a hand hides it, from
+    :meth:`Renderer.frame_truth`).
 
-    Both codecs are written and read back by this OpenCV build (its mp4v has no bitrate
-    setting).  The video codec is the compression here: the per-frame JPEG of `Look` doubles
-    the file size (its blocks cost bits) and is off unless `jpeg` is set.  About 0.3–0.5 MB per
-    second of 720p30.
+    Both are read back by OpenCV's `VideoCapture`.  The video codec is the compression here: the
+    per-frame JPEG of `Look` costs bits (its blocks) and is off unless `jpeg` is set.
     """
     import dataclasses
     import json
 
     path = Path(path)
     renderer = Renderer(layout, look, size, fps, jpeg=jpeg)
-    fourcc = "MJPG" if path.suffix.lower() == ".avi" else "mp4v"
-    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*fourcc), fps, renderer.camera.size)
-    if not writer.isOpened():
-        raise OSError(f"cannot write {fourcc} video to {path}")
     truth_rows = []
-    try:
+    with VideoWriter(path, renderer.camera.size, fps) as writer:
         for i, frame in enumerate(renderer.frames(timeline, progress=progress)):
             writer.write(frame)
             truth_rows.append(json.dumps({"frame": i, "t": round(i / fps, 6),
                                           "coins": renderer.frame_truth(timeline, i)}))
-    finally:
-        writer.release()
     path.with_suffix(".truth.jsonl").write_text("\n".join(truth_rows) + "\n")
     truth = dict(renderer.camera.to_json(), fps=fps, exposure_s=renderer.exposure_s,
                  exposure="centred on frame index / fps", look_seed=look.seed,

@@ -114,6 +114,20 @@ def bot_game() -> Scenario:
                     policy=lambda: CroquetnoleBot(_LAYOUT), max_policy_actions=400)
 
 
+def demo_game() -> Scenario:
+    """A whole game, 60-120 s, steered so that it shows scores, a capture, a release, a strike
+    and a coin off the table: Moons leaves castle 1, enters castle 2, passes door 2 and clips
+    guard 2 going for tower 2 (prisoner); guard 1 hits tower 2 (rescue and release); Suns
+    leaves castle 2, enters castle 3 and strikes Crowns through door 3, then flicks off the
+    table; then the bot plays on to a win.  Fails loudly if the engine's rulings lack any of
+    them (referee.sim.story)."""
+    from referee.sim.story import DemoGameBot, check_story  # the story needs the rules engine
+
+    return Scenario("demo-game", demo_game.__doc__ or "", (), _LAYOUT,
+                    policy=lambda: DemoGameBot(_LAYOUT), max_policy_actions=400,
+                    verify=lambda s: check_story(s.events, s.timeline.duration))
+
+
 SCENARIOS: dict[str, Callable[[], Scenario]] = {
     "gate-run": gate_run,
     "strike": strike,
@@ -124,6 +138,7 @@ SCENARIOS: dict[str, Callable[[], Scenario]] = {
     "on-line": on_line,
     "fast-flick": fast_flick,
     "bot-game": bot_game,
+    "demo-game": demo_game,
 }
 """Scenario makers by name (`referee simulate --scenario NAME`)."""
 

@@ -125,6 +125,8 @@ class Scenario:
     policy: Callable[[], Policy] | None = None
     """After the scripted actions, a fresh policy plays on (until it returns None)."""
     max_policy_actions: int = 200
+    verify: Callable[[Session], object] | None = None
+    """Checks the played session (e.g. that a story happened); raises ValueError if not."""
 
 
 def start_positions(layout: Layout) -> dict[str, Point]:
@@ -459,7 +461,10 @@ class _Player:
         end = self.t + TAIL_S
         timeline = ScriptedTimeline({c: tuple(s) for c, s in self.spans.items()},
                                     tuple(self.gestures), end)
-        return Session(self.sc, self.seed, self.events, timeline, self.flicks)
+        session = Session(self.sc, self.seed, self.events, timeline, self.flicks)
+        if self.sc.verify is not None:
+            self.sc.verify(session)
+        return session
 
 
 def play(scenario: Scenario, seed: int = 0) -> Session:

@@ -25,12 +25,16 @@ def test_simulate_writes_events_tracks_and_metadata(tmp_path: Path) -> None:
     meta = json.loads((out / "meta.json").read_text())
     assert meta["scenario"] == "strike" and meta["seed"] == 4 and meta["track_rate_hz"] == 20
     assert meta["flicks"][0]["coin"] == "moons"
+    assert meta["files"] == ["events.jsonl", "tracks.csv", "rulings.jsonl", "meta.json"]
+    rulings = [json.loads(line) for line in (out / "rulings.jsonl").read_text().splitlines()]
+    assert [r["kind"] for r in rulings] == ["score", "bonus", "bonus"]  # out-1, the strike
+    assert rulings[1]["clause"] == "CCN-40" and rulings[1]["bonus"] == 2
 
 
 def test_same_seed_same_files(tmp_path: Path) -> None:
     for name in ("a", "b"):
         main(["simulate", "--scenario", "capture", "--seed", "9", "--out", str(tmp_path / name)])
-    for f in ("events.jsonl", "tracks.csv", "meta.json"):
+    for f in ("events.jsonl", "tracks.csv", "rulings.jsonl", "meta.json"):
         assert (tmp_path / "a" / f).read_bytes() == (tmp_path / "b" / f).read_bytes()
     main(["simulate", "--scenario", "capture", "--seed", "10", "--out", str(tmp_path / "c")])
     assert (tmp_path / "c" / "events.jsonl").read_bytes() != \
