@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from referee.events import Event, read_events
-from referee.session import EventFileSource, Referee, SessionRunner
+from referee.session import EventFileSource, Referee, SessionRunner, SessionSource
 from referee.store import SessionStore
 from web_ui import create_app
 from web_ui.blueprints.security import reset_pin_failures
@@ -45,15 +45,16 @@ def example_events() -> list[Event]:
 class Served:
     """A referee served on a free port in a thread."""
 
-    def __init__(self, tmp: Path, source: EventFileSource | None,
-                 preload: list[Event] | None = None) -> None:
+    def __init__(self, tmp: Path, source: SessionSource | None,
+                 preload: list[Event] | None = None,
+                 calibration: dict[str, Any] | None = None) -> None:
         from werkzeug.serving import make_server
 
         reset_pin_failures()
         self.store = SessionStore(tmp / "e2e.sqlite", durable=False)
         self.referee = Referee(self.store)
         self.runner: SessionRunner = self.referee.new_session(
-            "castle-croquetnole", {}, source, label="e2e")
+            "castle-croquetnole", {}, source, label="e2e", calibration=calibration)
         for i, e in enumerate(preload or []):
             self.runner.add_source_event(e, i)
         self.app = create_app({"REFEREE": self.referee, "TABLE_PIN": PIN,

@@ -69,7 +69,6 @@
       if (!c) { $("clip-img").removeAttribute("src"); return; }
       $("clip-seek").max = String(c.frames.length - 1);
       draw();
-      play();
     }
     document.addEventListener("DOMContentLoaded", () => {
       $("clip-play").addEventListener("click", play);
