@@ -177,6 +177,7 @@ def fit_layout(template: Layout, tiles: Sequence[DetectedTile], blobs: Sequence[
                                                  float(tile.center_mm[1])),
                                angle_deg=piece.angle_deg + _wrap90(tile.angle_deg -
                                                                    piece.angle_deg))
+    problems = _castles_reversed(template, matches, problems)
     used = {j for _e, j in pairs}
     for f, tile in enumerate(tiles):
         if f not in used:
@@ -210,6 +211,35 @@ def fit_layout(template: Layout, tiles: Sequence[DetectedTile], blobs: Sequence[
     fitted = replace(template, pieces=pieces, lines=lines, castles=castles)
     rms = float(np.sqrt(np.mean(np.square(errors)))) if errors else None
     return LayoutFit(fitted, matches, problems, rigid, rms, openings)
+
+
+def _castles_reversed(template: Layout, matches: Mapping[str, DetectedTile],
+                      problems: list[Problem]) -> list[Problem]:
+    """One problem for castles numbered the wrong way round, instead of its wrong towers.
+
+    Castles are numbered clockwise seen from above (G-CCN-57), so the towers' suits run in
+    that order.  When every tower shows a suit and they run the other way round (a mirror of
+    the template's order that is not the template's), the towers showing another castle's
+    suit are reported together as `castles_reversed`, sized by their number.
+    """
+    numbers = sorted(template.castles)
+    towers = [template.castles[k].tower for k in numbers]
+    wanted = [_suit_of(template.pieces[t].top) for t in towers]
+    seen = [matches[t].ink if t in matches else None for t in towers]
+    n = len(towers)
+    if n < 3 or None in wanted or sorted(map(str, seen)) != sorted(map(str, wanted)):
+        return problems
+    mirrors = [[wanted[(a - k) % n] for k in range(n)] for a in range(n)]
+    if seen == wanted or seen not in mirrors:
+        return problems
+    wrong = [(t, s) for t, s, w in zip(towers, seen, wanted, strict=True) if s != w]
+    shown = ", ".join(f"{t} shows {s}" for t, s in wrong)
+    kept = [p for p in problems
+            if not (p.kind == "wrong_top" and p.subject in {t for t, _s in wrong})]
+    return [*kept, Problem(
+        "castles_reversed", "castles", float(len(wrong)), "towers",
+        f"the castles are numbered the wrong way round (anticlockwise seen from above: "
+        f"{shown}); number them clockwise (G-CCN-57)")]
 
 
 def _motion(template_piece: Piece, fitted_piece: Piece) -> tuple[np.ndarray, float]:

@@ -28,6 +28,8 @@ from calibration.plane import (
 )
 from calibration.pose import camera_centre_mm, to_foot_mm
 from calibration.profile import CalibrationProfile
+from calibration.session_start import learn_session_start
+from calibration.sides import Sides, edge_bias_mm, top_centre_mm
 from calibration.table_detect import (
     CornerMarkers,
     aruco_marker_corners_mm,
@@ -104,19 +106,33 @@ def lower_tiles(tiles: list[DetectedTile], template: Layout, plane: TablePlane,
                 ) -> list[DetectedTile]:
     """Tiles moved from where their top faces appear to where they stand (see `pose`).
 
-    A first matching tells each tile's height (a tower is `layers` tiles high); without
-    intrinsics or thickness the tiles are returned as found.
+    A first matching tells each tile's height (a tower is `layers` tiles high) and size.
+    Where a tile's four sides were measured, its top's centre is found from them knowing
+    which sides show a side face to the camera (`sides`); then the top is stood on its foot.
+    Without intrinsics or thickness the tiles are returned as found.
     """
     camera = camera_centre_mm(plane)
     if camera is None or thickness_mm <= 0 or not tiles:
         return tiles
     first = fit_layout(template, tiles, (), tolerances)
-    layers = {t.center_mm: template.pieces[name].layers for name, t in first.matches.items()}
+    pieces = {t.center_mm: template.pieces[name] for name, t in first.matches.items()}
+    heights = [(pieces[t.center_mm].layers if t.center_mm in pieces else 1) * thickness_mm
+               for t in tiles]
+    sizes = [(pieces[t.center_mm].size_mm if t.center_mm in pieces else template.tile_mm)
+             * camera[2] / (camera[2] - h) for t, h in zip(tiles, heights, strict=True)]
+    outlined = [(Sides.of(t.corners_mm), h, s) for t, h, s in zip(tiles, heights, sizes,
+                                                                    strict=True)
+                if len(t.corners_mm) == 4]
+    bias = edge_bias_mm(outlined, camera)
     lowered = []
-    for tile in tiles:
-        h = layers.get(tile.center_mm, 1) * thickness_mm
-        centre = to_foot_mm(np.array([tile.center_mm]), h, camera)[0]
-        corners = to_foot_mm(np.array(tile.corners_mm).reshape(-1, 2), h, camera)
+    for tile, h, size in zip(tiles, heights, sizes, strict=True):
+        top = np.array(tile.center_mm)
+        corners = np.array(tile.corners_mm).reshape(-1, 2)
+        if len(corners) == 4:
+            top = top_centre_mm(Sides.of(corners), h, camera, size, bias)
+            corners = corners + (top - corners.mean(axis=0))
+        centre = to_foot_mm(top[None], h, camera)[0]
+        corners = to_foot_mm(corners, h, camera)
         lowered.append(replace(tile, center_mm=(float(centre[0]), float(centre[1])),
                                corners_mm=tuple((float(x), float(y)) for x, y in corners)))
     return lowered
@@ -156,11 +172,13 @@ def calibrate_still(image: np.ndarray, template: Layout, table_mm: tuple[float, 
                     markers: CornerMarkers | None = None, intrinsics: Intrinsics | None = None,
                     tolerances: Tolerances = DEFAULT_TOLERANCES,
                     tile_thickness_mm: float = TILE_THICKNESS_MM,
-                    pack: str = "piecepackr") -> CalibrationProfile:
+                    pack: str = "piecepackr", faces: bool = True) -> CalibrationProfile:
     """Everything calibration measures in one still, as a profile ready to save.
 
     With intrinsics, tiles are placed where they stand, not where their raised tops appear
     (`tile_thickness_mm` a layer); without, the camera is taken to be straight above them.
+    With `faces`, a still of the session start (coins on their start spots) also gives each
+    coin's look (`session_start`); otherwise the profile has no faces and a note says why.
     """
     table = find_plane(image, table_mm, corners_px=corners_px, markers=markers,
                        intrinsics=intrinsics)
@@ -185,6 +203,10 @@ def calibrate_still(image: np.ndarray, template: Layout, table_mm: tuple[float, 
                      "are these its corners?")
     tiles = lower_tiles(tiles, template, table.plane, tile_thickness_mm, tolerances)
     fit = fit_layout(template, tiles, blobs, tolerances, colours)
+    models = None
+    if faces:
+        models, note = learn_session_start(image, table.plane, fit.layout, pack)
+        notes.append(note)
     h, w = image.shape[:2]
     return CalibrationProfile(
         source=source, source_kind=source_kind, image_size=(w, h), table_mm=table_mm,
@@ -193,7 +215,7 @@ def calibrate_still(image: np.ndarray, template: Layout, table_mm: tuple[float, 
         plane_residuals=table.residuals, layout_residual_mm=fit.residual_rms_mm,
         problems=fit.problems, source_t_s=source_t_s, notes=notes,
         tile_thickness_mm=tile_thickness_mm, camera_mm=camera_centre_mm(table.plane),
-        markers=markers, pack=pack)
+        markers=markers, pack=pack, faces=models)
 
 
 def layout_scale(tiles: list[DetectedTile], found_in: TablePlane, seen_by: TablePlane,

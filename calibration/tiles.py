@@ -22,6 +22,11 @@ from calibration.table_detect import quad_from_lines, robust_line
 
 BACK = "back"
 """The ink class of a face-down tile (its grid lines)."""
+INK_FLOOR = 12.0
+"""The faintest ink (weighted Lab distance from the paper) a tile's face may carry."""
+GRID_MM = 5.0
+"""The widest gap bridged inside a tile: a back's grid line (1–3 mm) as dark as the cloth,
+widened by blur.  Pieces stand further apart (coins on their start spots: 9.5 mm)."""
 
 
 @dataclass(frozen=True)
@@ -79,7 +84,10 @@ def classify_ink(lab_top: np.ndarray, corners_rect: np.ndarray,
     paper = np.percentile(lab[:, 0], 90)
     paper_lab = np.median(lab[lab[:, 0] >= paper - 5], axis=0)
     weight = np.array([0.7, 1.0, 1.0], np.float32)
-    ink = lab[np.linalg.norm((lab - paper_lab) * weight, axis=1) > 25]
+    away = np.linalg.norm((lab - paper_lab) * weight, axis=1)
+    # Ink is what stands clearly off the paper: 25 units, or for a pale ink (light blue on
+    # white, thin blurred strokes) half its strongest, but never the paper's own noise.
+    ink = lab[away > min(25.0, max(INK_FLOOR, 0.5 * float(np.percentile(away, 99.5))))]
     if len(ink) < 0.02 * len(lab):
         return None, None
     mids = (corners_rect + np.roll(corners_rect, -1, axis=0)) / 2
@@ -150,10 +158,14 @@ def detect_tiles(top: np.ndarray, affine: np.ndarray, tile_mm: float,
     for polygon in ignore_mm:
         pts = np.asarray(polygon, np.float64).reshape(-1, 2) @ affine[:2, :2].T + affine[:2, 2]
         cv2.fillPoly(mask, [np.round(pts).astype(np.int32)], 0)
+    # Close across a tile back's grid lines (up to GRID_MM wide), which may be as dark as the
+    # cloth and would cut a tile into quarters; then open away specks and thin rings.
     k = max(3, round(2 * s) | 1)
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-    mask = cv2.morphologyEx(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel), cv2.MORPH_OPEN,
-                            kernel)
+    bridge = max(k, round(GRID_MM * s) | 1)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE,
+                            cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (bridge, bridge)))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN,
+                            cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     # A rim or band round the table's edge is not a tile: drop what touches the border.
     _count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     h, w = mask.shape
