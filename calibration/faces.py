@@ -41,6 +41,8 @@ _WEIGHT = np.array([0.6, 1.0, 1.0], np.float32)  # Lab distance weights (lightne
 # to the disc), disc colour (L a b: lighting varies across the table), contrast, harmonics
 _SCALE = np.array([0.12, 0.08, 0.06, 0.05, 0.04, 0.03, 6.0, 5.0, 5.0, 10.0, 4.0, 4.0, 5.0,
                    0.13, 0.1, 0.07])
+DESCRIPTOR_LEN = len(_SCALE)
+"""How many numbers a coin's descriptor (`CoinLook.vector`) holds."""
 
 
 def other_face(coin: str) -> str:
@@ -115,8 +117,20 @@ class CoinLook:
     angular: np.ndarray  # |Fourier| of the ink around the centre, harmonics 1–3, over mass
 
     def vector(self) -> np.ndarray:
+        """The look as one descriptor (DESCRIPTOR_LEN floats), what profiles store."""
         return np.concatenate([self.rings, [self.strength], self.ink_lab - self.disc_lab,
                                self.disc_lab, [self.contrast], self.angular])
+
+    @classmethod
+    def from_vector(cls, vector: Sequence[float] | np.ndarray) -> CoinLook:
+        """The look a descriptor (`vector()`) was made from."""
+        v = np.asarray(vector, np.float64).reshape(-1)
+        if len(v) != DESCRIPTOR_LEN:
+            raise ValueError(f"a coin descriptor has {DESCRIPTOR_LEN} numbers, got {len(v)}")
+        n = len(RINGS) - 1
+        disc = v[n + 4:n + 7]
+        return cls(disc, v[n + 1:n + 4] + disc, v[:n], float(v[n]), float(v[n + 7]),
+                   v[n + 8:n + 11])
 
 
 def look_of(patch: np.ndarray) -> CoinLook:
@@ -164,7 +178,11 @@ def builtin_face(patch: np.ndarray, pack: str = "piecepackr") -> tuple[str, str,
     colour.  A suit symbol is a solid shape: much of its ink reaches full contrast; a numeral's
     thin strokes are blurred into a weaker, smaller ink area.
     """
-    look = look_of(patch)
+    return builtin_face_of(look_of(patch), pack)
+
+
+def builtin_face_of(look: CoinLook, pack: str = "piecepackr") -> tuple[str, str, float]:
+    """`builtin_face` on a look already measured (e.g. from a stored descriptor)."""
     colours = SUIT_SETS[pack]
     light, dark = look.disc_lab, look.ink_lab
     if dark[0] > light[0]:  # inverted: the light ink is the reference white
@@ -245,7 +263,7 @@ class FaceModels:
             suit, side, conf = builtin_face(patch, self.pack)
             return (suit if side == "suit" else VALUE), conf
         vec = look_of(patch).vector()
-        dist = {name: min(_distance(vec, v) for v in vs) for name, vs in cands.items()}
+        dist = {name: min(look_distance(vec, v) for v in vs) for name, vs in cands.items()}
         ranked = sorted(dist, key=dist.__getitem__)
         best = ranked[0]
         second = dist[ranked[1]] if len(ranked) > 1 else dist[best] + 3.0
@@ -259,9 +277,9 @@ class FaceModels:
             return (side == "suit") != is_suit_face(coin)
         vec = look_of(patch).vector()
         other = [v for k, v in model.faces.items() if k != model.setup]
-        d_setup = _distance(vec, np.asarray(model.faces[model.setup]))
+        d_setup = look_distance(vec, np.asarray(model.faces[model.setup]))
         if other:
-            return min(_distance(vec, np.asarray(v)) for v in other) < d_setup
+            return min(look_distance(vec, np.asarray(v)) for v in other) < d_setup
         _suit, side, _conf = builtin_face(patch, self.pack)
         return (side == "suit") != is_suit_face(model.setup)
 
@@ -277,8 +295,9 @@ class FaceModels:
                 "coins": {c: m.to_json() for c, m in sorted(self.coins.items())}}
 
 
-def _distance(a: np.ndarray, b: np.ndarray) -> float:
-    return float(np.linalg.norm((a - b) / _SCALE))
+def look_distance(a: np.ndarray, b: np.ndarray) -> float:
+    """How unlike two descriptors are, in units of one coin's spread between frames."""
+    return float(np.linalg.norm((np.asarray(a) - np.asarray(b)) / _SCALE))
 
 
 def learn_faces(frames: Sequence[np.ndarray] | np.ndarray, plane: TablePlane,
