@@ -2,13 +2,15 @@
 
 A clip is (scenario, look seed, size, fps).  The video is written once by the simulator's own
 `write_video` (what `referee simulate --video` calls, with the size and look chosen here) into
-the cache directory and reused; the simulator is deterministic, so a cached clip is the clip.
+the cache directory, under a hash of the simulator's sources, and reused; the simulator is
+deterministic, so a cached clip is the clip.
 The truth is the scenario's timeline (exact physics, table mm) and its events, plus the
 renderer's per-frame `<stem>.truth.jsonl` (how much of each coin a hand hides).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass
 from functools import cached_property
@@ -25,6 +27,17 @@ from referee.sim.scenarios import scenario
 from referee.sim.script import Session, play
 from referee.vision.calibrated import mapping_from_camera
 from referee.vision.detect import PixelMapping
+
+
+def sim_fingerprint() -> str:
+    """A hash of the simulator's and the layout's sources: rendered clips are kept under it,
+    so a change to the renderer (or physics, or an encoder) renders the clips anew."""
+    root = Path(__file__).resolve().parents[1] / "referee"
+    digest = hashlib.sha256()
+    for path in sorted([*(root / "sim").glob("*.py"), root / "layout.py"]):
+        digest.update(path.name.encode() + path.read_bytes())
+    return digest.hexdigest()[:12]
+
 
 SCENARIO_SEED = 1
 """The players' errors; the same seed as the sample clips."""
@@ -64,6 +77,7 @@ class ClipData:
     def __init__(self, clip: Clip, cache: Path) -> None:
         self.clip = clip
         self.layout: Layout = castle_croquetnole_layout()
+        cache = cache / f"sim-{sim_fingerprint()}"
         self.video = cache / f"{clip.name}.mp4"
         look = Look.random(clip.look)
         self.camera = Camera(int(clip.size[0]), int(clip.size[1]), look.lens, look.pose)

@@ -31,9 +31,14 @@ ALPHAS = np.arange(0.05, 0.99, 0.05)
 
 
 def accumulate(frames: Iterable[Frame]) -> mm.MOTAccumulator:
+    """motmetrics' accumulator; ids of any hashable type are numbered (it stores floats)."""
     acc = mm.MOTAccumulator(auto_id=True)
+    gt_index: dict = {}
+    hyp_index: dict = {}
     for gt, hyp, dist in frames:
-        acc.update(list(gt), list(hyp), np.asarray(dist, float).reshape(len(gt), len(hyp)))
+        acc.update([gt_index.setdefault(g, len(gt_index)) for g in gt],
+                   [hyp_index.setdefault(h, len(hyp_index)) for h in hyp],
+                   np.asarray(dist, float).reshape(len(gt), len(hyp)))
     return acc
 
 
