@@ -112,11 +112,17 @@ class CoinFaces:
         learned = {c: self.models.coins[c] for c in pool
                    if c in self.models.coins and self.models.coins[c].faces}
         if learned:
-            scored = sorted((look_distance(vec, np.asarray(v)), coin, face)
+            # A derived face is a copy of another coin's learned look (a guard's suit side is
+            # its knight's): on a tie the learned, unflipped reading wins, and the copy is no
+            # rival (the look cannot tell them apart; the tracker's identity must).
+            scored = sorted((look_distance(vec, np.asarray(v)), face not in model.learned,
+                             coin, face)
                             for coin, model in learned.items()
                             for face, v in model.faces.items())
-            best, coin, face = scored[0]
-            rival = next((d for d, c, _f in scored if c != coin), best + 3.0)
+            best, _derived, coin, face = scored[0]
+            best_vec = np.asarray(learned[coin].faces[face])
+            rival = next((d for d, _x, c, f in scored if c != coin and not np.allclose(
+                np.asarray(learned[c].faces[f]), best_vec)), best + 3.0)
             conf = float(np.clip((rival - best) / max(rival, 1e-6), 0.0, 1.0))
             return FaceReading(coin, face, face != learned[coin].setup, conf)
         return self._builtin(vec, pool)

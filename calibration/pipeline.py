@@ -193,8 +193,8 @@ def calibrate_still(image: np.ndarray, template: Layout, table_mm: tuple[float, 
         tiles, blobs = find_tiles(image, table.plane, template, table_mm, markers, colours)
     notes: list[str] = []
     if table.method == "auto" and tiles:
-        table, tiles, blobs = _prefer_rim(image, table, tiles, blobs, template, table_mm,
-                                          notes, tile_thickness_mm)
+        table, tiles, blobs = prefer_rim(image, table, tiles, blobs, template, table_mm,
+                                         notes, tile_thickness_mm)
     scales = layout_scale(tiles, table.plane, table.plane, template, tile_thickness_mm)
     if scales is not None and max(abs(s - 1) for s in scales) > 0.015:
         notes.append(f"the layout measures {100 * (scales[0] - 1):+.1f} % east-west and "
@@ -245,10 +245,10 @@ def layout_scale(tiles: list[DetectedTile], found_in: TablePlane, seen_by: Table
     return float(np.linalg.norm(m[:, 0])), float(np.linalg.norm(m[:, 1]))
 
 
-def _prefer_rim(image: np.ndarray, table: TableFit, tiles: list[DetectedTile],
-                blobs: list[Blob], template: Layout, table_mm: tuple[float, float],
-                notes: list[str], thickness_mm: float
-                ) -> tuple[TableFit, list[DetectedTile], list[Blob]]:
+def prefer_rim(image: np.ndarray, table: TableFit, tiles: list[DetectedTile],
+               blobs: list[Blob], template: Layout, table_mm: tuple[float, float],
+               notes: list[str], thickness_mm: float
+               ) -> tuple[TableFit, list[DetectedTile], list[Blob]]:
     """Take a rim's outer edge for the table's, side by side, where the tiles' spacing says so.
 
     Each side may have a second edge just outside (`outer_edge_lines`); of all choices of

@@ -15,11 +15,11 @@ import numpy as np
 
 from calibration.layout_fit import Rigid, Tolerances, fit_layout
 from calibration.pack import SUIT_SETS
-from calibration.pipeline import find_tiles, lower_tiles
+from calibration.pipeline import find_plane, find_tiles, lower_tiles, prefer_rim
 from calibration.plane import fit_plane, table_corners_mm
 from calibration.problems import Problem
 from calibration.profile import CalibrationProfile
-from calibration.table_detect import TableNotFound, detect_corner_markers, detect_table
+from calibration.table_detect import TableNotFound, detect_corner_markers
 
 
 @dataclass(frozen=True)
@@ -64,6 +64,18 @@ class VerifyReport:
         return "\n".join(["verify: changes found"] + [f"  {p.text}" for p in self.problems])
 
 
+def _auto_corners(image: np.ndarray, profile: CalibrationProfile) -> np.ndarray:
+    """The table's corners found again as calibration found them: the detected edge, then a
+    rim's outer edge where the tiles' spacing says so (`pipeline.prefer_rim`)."""
+    table = find_plane(image, profile.table_mm, intrinsics=profile.intrinsics)
+    tiles, blobs = find_tiles(image, table.plane, profile.layout, profile.table_mm, None,
+                              SUIT_SETS.get(profile.pack))
+    if tiles:
+        table, _tiles, _blobs = prefer_rim(image, table, tiles, blobs, profile.layout,
+                                           profile.table_mm, [], profile.tile_thickness_mm)
+    return table.corners_px
+
+
 def verify(profile: CalibrationProfile, image: np.ndarray,
            limits: VerifyLimits = DEFAULT_LIMITS) -> VerifyReport:
     """Compare a new still of the same table with the profile it was calibrated into."""
@@ -84,8 +96,11 @@ def verify(profile: CalibrationProfile, image: np.ndarray,
                 plane = fit_plane(px, mm, profile.intrinsics)
                 corners = plane.to_pixels(table_corners_mm(profile.table_mm))
             else:
-                corners = detect_table(image, profile.intrinsics)
-            corner_shift = float(np.linalg.norm(corners - profile.corners_px, axis=1).max())
+                corners = _auto_corners(image, profile)
+            # the corners may have been rolled to put south where the towers say
+            corner_shift = min(float(np.linalg.norm(np.roll(corners, k, axis=0)
+                                                    - profile.corners_px, axis=1).max())
+                               for k in range(4))
         except TableNotFound:
             problems.append(Problem("table_lost", "camera", None, "px",
                                     "the table's corners cannot be found again"))

@@ -9,7 +9,9 @@ import cv2
 import numpy as np
 import pytest
 
+from calibration.face_reader import CoinFaces
 from calibration.profile import load_profile
+from calibration.session_start import start_spots_mm
 from calibration.source import read_still
 from calibration.synthetic import Scene, render
 from referee.cli import main
@@ -79,6 +81,51 @@ def test_calibrate_from_a_video_uses_its_first_still_second(tmp_path: Path) -> N
     assert main(["calibrate", str(path), "--out", str(out)]) == 0
     profile = load_profile(out)
     assert profile.source_kind == "video" and profile.problems == []
+
+
+def test_a_still_without_coins_leaves_faces_to_the_builtin_model(
+        calibrated: tuple[Path, Path]) -> None:
+    _image_path, out = calibrated
+    assert load_profile(out).faces is None
+    notes = json.loads(out.read_text())["notes"]
+    assert any("no session start" in n and "built-in model" in n for n in notes), notes
+
+
+def _session_start_video(path: Path, frames: int = 7, fps: float = 5.0) -> None:
+    """A still second of the simulator's table at the session start: every coin on its spot."""
+    from referee.sim.look import Look
+    from referee.sim.render import Renderer
+    from referee.sim.scene import CoinPose, Scene
+
+    class _Start:
+        duration = 10.0
+        coins = tuple(CoinPose(c, p, 0.0, c) for c, p in sorted(start_spots_mm(TEMPLATE).items()))
+
+        def at(self, t: float) -> Scene:
+            return Scene(coins=self.coins)
+
+    renderer = Renderer(TEMPLATE, Look.random(2), (1280, 720), fps=fps)
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), fps, (1280, 720))
+    for i in range(frames):
+        writer.write(renderer.frame(_Start(), i))
+    writer.release()
+
+
+def test_session_start_video_learns_every_coins_faces(tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    video = tmp_path / "start.avi"
+    _session_start_video(video)
+    out = tmp_path / "start.json"
+    assert main(["calibrate", str(video), "--out", str(out)]) == 0
+    assert "coin faces learned at the session start (8 coins)" in capsys.readouterr().out
+    profile = load_profile(out)
+    assert profile.faces is not None
+    assert set(profile.faces.coins) == set(start_spots_mm(TEMPLATE))
+    reader = CoinFaces.from_profile(profile)
+    assert reader.learned
+    # --verify still reads the profile (with its faces) and finds nothing moved
+    assert main(["calibrate", str(video), "--verify", str(out)]) == 0
+    assert "nothing moved" in capsys.readouterr().out
 
 
 def test_verify_nothing_moved(calibrated: tuple[Path, Path], tmp_path: Path,
