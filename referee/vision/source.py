@@ -14,10 +14,12 @@ over the skipped frames as fast as it can: nothing is skipped.  When vision is s
 clock (a large video on a slow machine) the clock waits for it rather than running ahead.
 
 A camera records every frame it gives into a video file (named in `describe()["video"]`, so the
-session can be replayed and disputed with its clip).  A camera that vanishes — an error, or no
-frame for `frame_timeout_s` — raises `SourceUnavailable`; the runner pauses and calls
-`reopen()` until it is back.  A flick the camera did not see to its end is dropped, not guessed,
-and after a reconnect the coins are found again where they last rested: nothing is invented.
+session can be replayed and disputed with its clip); as that file cannot be read before it is
+closed, the camera also keeps its last `RECENT_S` seconds as small JPEGs for the dispute view.
+A camera that vanishes — an error, or no frame for `frame_timeout_s` — raises
+`SourceUnavailable`; the runner pauses and calls `reopen()` until it is back.  A flick the
+camera did not see to its end is dropped, not guessed, and after a reconnect the coins are
+found again where they last rested: nothing is invented.
 """
 
 from __future__ import annotations
@@ -51,6 +53,10 @@ LAG_S = 0.5
 """When vision falls this far behind the replay clock, the clock waits for it."""
 FRAME_TIMEOUT_S = 3.0
 """A camera that gives no frame for this long has vanished."""
+RECENT_S = 30.0
+"""A camera keeps its last seconds of frames as small JPEGs: the file it records cannot be
+read before it is closed, and disputes are about the last flicks."""
+RECENT_WIDTH = 640
 
 
 def _profile(calibration: dict[str, Any] | None):
@@ -361,7 +367,30 @@ class CameraSource(_VisionSource):
         self._last_jpeg_t = -1e9
         self.dropped_flicks = 0
         """Flicks in motion when the camera vanished: not refereed (nothing is guessed)."""
+        self._recent: OrderedDict[int, bytes] = OrderedDict()
+        self._recent_lock = threading.Lock()
         self.camera = self._open()
+
+    def frame_jpeg(self, frame: int, width: int | None = None) -> bytes | None:
+        """One of the last `RECENT_S` seconds of frames, as a JPEG `RECENT_WIDTH` wide (None
+        if it is older, or if another width is asked for)."""
+        if width not in (None, RECENT_WIDTH):
+            return None
+        with self._recent_lock:
+            return self._recent.get(frame)
+
+    def _keep_recent(self, frame: Frame) -> None:
+        h, w = frame.image.shape[:2]
+        small = cv2.resize(frame.image, (RECENT_WIDTH, round(h * RECENT_WIDTH / w)),
+                           interpolation=cv2.INTER_AREA) if w > RECENT_WIDTH else frame.image
+        data = encode_jpeg(small)
+        if data is None:
+            return
+        keep = max(1, int(RECENT_S * float(self.camera.fps)))
+        with self._recent_lock:
+            self._recent[frame.index] = data
+            while len(self._recent) > keep:
+                self._recent.popitem(last=False)
 
     def _open(self) -> Any:
         try:
@@ -410,6 +439,7 @@ class CameraSource(_VisionSource):
                 frame = Frame(self._frames, now - self._t0, image)
                 self._frames += 1
                 self._record(image)
+                self._keep_recent(frame)
                 events = self._pipeline_.process(frame)
                 assert self._history is not None
                 self._history.append(self._pipeline_)

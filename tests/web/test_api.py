@@ -334,3 +334,21 @@ def test_flick_clip_frames_export_and_import(client: FlaskClient, runner: Sessio
     imported = client.get(f"/api/flicks/{flick['seq']}?session={new}").get_json()["clip"]
     assert len(imported["frames"]) == len(clip["frames"])
     assert client.get(f"/api/sessions/{new}/frames/0.jpg").status_code == 200
+
+
+def test_a_live_camera_serves_its_last_frames_before_its_file_is_readable(
+        client: FlaskClient, runner: SessionRunner, referee: Referee, tmp_path: Path) -> None:
+    class Recent:
+        def frame_jpeg(self, n: int, width: int | None = None) -> bytes | None:
+            return b"\xff\xd8recent" if n == 5 and width in (None, 640) else None
+
+    recording = tmp_path / "live.mp4"
+    recording.write_bytes(b"")  # still being written: not readable yet
+    referee.store.add_note(runner.id, "video", {"path": str(recording)})
+    runner.source = Recent()  # type: ignore[assignment]
+    try:
+        with client.get(f"/api/sessions/{runner.id}/frames/5.jpg?w=640") as resp:
+            assert resp.status_code == 200 and resp.data == b"\xff\xd8recent"
+        assert client.get(f"/api/sessions/{runner.id}/frames/6.jpg").status_code == 404
+    finally:
+        runner.source = None

@@ -240,4 +240,7 @@ def test_a_vanished_camera_pauses_reconnects_and_invents_no_event(
     cap = cv2.VideoCapture(str(video))
     assert int(cap.get(cv2.CAP_PROP_FRAME_COUNT)) == 25, "every frame recorded, in one file"
     cap.release()
+    recent = src.frame_jpeg(24)
+    assert recent is not None and recent[:2] == b"\xff\xd8", "the last seconds, for disputes"
+    assert src.frame_jpeg(24, 320) is None and src.frame_jpeg(99) is None
     assert len(opened) >= 4 and set(opened) == {0}  # 1 start + 3 tries to reopen, or more
