@@ -3,9 +3,9 @@
 The seam for vision is :class:`SessionSource`: anything that yields :class:`SourceItem` s
 (an event, its index in the source, and optionally a frame number, time and JPEG image) at the
 pace of its own clock, and can pause, resume, seek and change speed where that makes sense.
-Today :class:`EventFileSource` replays a JSONL event file at real time × speed; the vision
-pipeline (`referee/vision/`) will add a camera source and a video-file source with frames.
-Only the source and the clock differ between live play and replay.
+:class:`EventFileSource` replays a JSONL event file at real time × speed; the vision sources
+(`referee/vision/source.py`) replay a video or watch a camera, frames through the one vision
+pipeline.  Only the source and the clock differ between live play and replay.
 
 What vision provides (module `referee.vision.source`, looked up by `referee replay` and
 `referee live`):
