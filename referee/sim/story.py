@@ -2,19 +2,20 @@
 show certainly happens.
 
 `DemoGameBot` is the ordinary :class:`~referee.sim.bot.CroquetnoleBot` (it reads the rules
-engine, aims with human error, follows every placement ruling) with a few *beats*: at a named
-moment of the game it makes one chosen flick instead of the bot's own.  Each beat fires at most
-once.  The beats are
+engine, aims with human error, follows every placement ruling) with eight *beats*: at a named
+moment of round 1 it makes one chosen flick instead of the bot's own.  Each beat fires at most
+once, and only when its lane is clear (else the bot plays on).  In round 1:
 
-1. round 1, Moons: after scoring out of castle 1 and into castle 2 (the bot's flicks), its next
-   flick goes wide, north of door 2 — still inside castle 2;
-2. round 1, Suns plays short, staying behind door 2;
-3. round 1, guard 2 (on duty) hits the invading Moons: a capture (CCN-28);
-4. round 1, Crowns, in castle 4 after its gate and castle-4 scores, flicks through door 4 into
-   Arms: a score and a strike (CCN-40);
-5. round 1, Crowns with bonus flicks to spare flicks too hard and leaves the table (CCN-49);
-6. round 2, Moons's guard (on duty) flicks at tower 2 where Moons is prisoner: a rescue and a
-   release (CCN-30, CCN-32).
+1. Moons leaves castle 1 toward the hub's centre (the bot's aim stops short of the hub, from
+   where gate 2 is hard to enter);
+2. Moons enters castle 2 (an aim between the gateposts that the bot would not pick);
+   (the bot then takes Moons through door 2)
+3. Moons, going for tower 2, clips guard 2 on duty: taken prisoner (CCN-28), its play ends;
+4. guard 1, on duty, flicks hard at tower 2: a rescue and a release (CCN-30/32);
+5. and 6. Suns leaves castle 2 and enters castle 3, as Moons did for castles 1 and 2;
+7. Suns flicks through door 3 into Crowns: a score and a strike (CCN-40);
+8. Suns, with bonus flicks to spare, flicks too hard along a clear lane and leaves the table
+   (CCN-49): put back at the edge, its play ends.
 
 Everything else, and the game after the story, is the bot's.  Aims leave room for the players'
 errors, but physics decides: :func:`check_story` folds a played session's events through the

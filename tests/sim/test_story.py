@@ -27,16 +27,10 @@ def test_the_demo_game_shows_every_moment_and_ends_in_a_win(seed: int) -> None:
     assert 60.0 <= session.timeline.duration <= 120.0
 
 
-def test_the_story_holds_for_most_seeds() -> None:
+def test_the_story_holds_for_seeds_0_to_5() -> None:
     """Steering, not luck: the beats' aims leave room for the players' errors."""
-    ok = 0
     for seed in range(6):
-        try:
-            play(scenario("demo-game"), seed)
-            ok += 1
-        except ValueError:
-            pass
-    assert ok == 6
+        play(scenario("demo-game"), seed)  # raises if the story did not happen
 
 
 def test_a_session_without_the_moments_fails_loudly() -> None:
