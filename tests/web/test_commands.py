@@ -50,3 +50,16 @@ def test_demo_refusals(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     assert code == 2 and "PIN" in err
     code, err = run(["demo", "--speed", "0", "--db", db], capsys)
     assert code == 2 and "speed" in err
+
+
+def test_replay_video_refusals(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = str(tmp_path / "s.db")
+    clip = Path(__file__).resolve().parents[2] / "sample_videos" / "strike" / "video.mp4"
+    code, err = run(["replay", str(clip), "--db", db], capsys)
+    assert code == 2 and "calibration profile is needed" in err and "\n" not in err
+    fake = tmp_path / "fake.mp4"
+    fake.write_bytes(b"not a video at all")
+    calib = tmp_path / "c.json"
+    calib.write_text('{"format": "piecepack-calibration"}')
+    code, err = run(["replay", str(fake), "--calibration", str(calib), "--db", db], capsys)
+    assert code == 2 and "\n" not in err and err.startswith("referee replay: error: ")
