@@ -25,17 +25,19 @@ from tests.e2e.conftest import PIN, ROOT, Served, checked_page
 
 CLIP = "gate-run"
 """The clip replayed.  Every sample clip was tried (`referee calibrate`, `referee analyze`,
-`referee adjudicate`) on 2026-11-22: none gives the true rulings yet; this one is short and
-its truth (two scoring crossings) is a clear scoreboard change."""
+`referee adjudicate`, against `events.jsonl` adjudicated) on 2026-11-22 after the clips were
+re-encoded in H.264: none gives the true rulings yet; this one is short and its truth (two
+scoring crossings) is a clear scoreboard change."""
 MISREAD = {
-    "gate-run": "vision binds Moons and Suns wrongly at the start (a lift and place of moons "
-                "and ace at 1.03 s that never happened) and reads the flick of moons as one "
-                "of suns that leaves the table",
-    "strike": "vision finds no flick at all, only a false lift and place at 1.03 s",
-    "capture": "vision misbinds Moons at the start, then reads a flick of moons as one hitting "
-               "door-2-b and later five flicks at once",
-    "off-table": "vision reads the flick of arms as flicks of moons and arms, both off the "
-                 "table",
+    "gate-run": "vision swaps coins' identities at 1.03-1.9 s (lifts and places of moons, ace "
+                "and suns that never happened) and then reads the flick of moons as one that "
+                "leaves the table: no score",
+    "strike": "vision swaps moons and ace at 1.03 s and reads the flick of moons as one of "
+              "suns hitting tower-2: no score, no strike",
+    "capture": "vision reads 141 events (flicks of moons and ace at once at 1.0 s, ...) "
+               "where the truth has 19: no capture",
+    "off-table": "vision invents lifts and places of suns and reads arms pushing moons off the "
+                 "table as well",
 }
 VIDEO = ROOT / "sample_videos" / CLIP / "video.mp4"
 TRUTH = ROOT / "sample_videos" / CLIP / "events.jsonl"
