@@ -29,7 +29,9 @@ NAME = "simulate"
 HELP = "play a scripted scenario on the synthetic table; write events, tracks, rulings, metadata"
 
 RENDERER = "referee.sim.render:render_video"
-"""The video hook: `render_video(timeline, layout, out_path, *, seed) -> None`."""
+"""The video hook: `render_video(timeline, layout, out_path, *, seed, size, fps) -> None`, with
+`seed` the look's (`Look.random(seed)`)."""
+VIDEO_SIZES = {"720p": (1280, 720), "1080p": (1920, 1080)}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -44,7 +46,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rate", type=float, default=30.0, metavar="HZ",
                         help="samples per second of tracks.csv (default: 30)")
     parser.add_argument("--video", metavar="FILE",
-                        help="also render the session to a video (needs the renderer)")
+                        help="also render the session to a video: .mp4 (H.264) or .avi (MJPG)")
+    parser.add_argument("--size", choices=sorted(VIDEO_SIZES), default="720p",
+                        help="the video's resolution (default: 720p)")
+    parser.add_argument("--fps", type=float, default=30.0,
+                        help="the video's frame rate (default: 30)")
+    parser.add_argument("--look", type=int, metavar="N",
+                        help="seed of the video's random look: table, light, camera, coins, "
+                        "hand (default: the --seed)")
     parser.add_argument("--list", action="store_true",
                         help="list the scenarios with a line about each, and exit")
 
@@ -66,6 +75,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("say where to write the ground truth with --out DIR")
     if not args.rate > 0:
         raise UsageError(f"--rate must be positive, got {args.rate}")
+    if not args.fps > 0:
+        raise UsageError(f"--fps must be positive, got {args.fps}")
     session = build_session(args.scenario, args.seed)
     out = Path(args.out)
     try:
@@ -75,7 +86,9 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"{out}: cannot write ({exc.strerror})") from None
     if args.video:
         render = _renderer()
-        render(session.timeline, session.scenario.layout, Path(args.video), seed=args.seed)
+        render(session.timeline, session.scenario.layout, Path(args.video),
+               seed=args.seed if args.look is None else args.look,
+               size=VIDEO_SIZES[args.size], fps=args.fps)
     print(f"{args.scenario} seed {args.seed}: {len(session.events)} events, "
           f"{session.timeline.duration:.2f} s, written to {out}")
     return 0

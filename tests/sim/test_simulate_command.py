@@ -47,3 +47,20 @@ def test_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert main(["simulate", "--out", str(tmp_path), "--rate", "0"]) == 2
     assert main(["simulate", "--list"]) == 0
     assert "off-table" in capsys.readouterr().out
+
+
+def test_video_options_reach_the_renderer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    import referee.commands.simulate as command
+
+    calls: list[dict[str, object]] = []
+    monkeypatch.setattr(command, "_renderer",
+                        lambda: lambda timeline, layout, path, **kw: calls.append(kw))
+    base = ["simulate", "--scenario", "strike", "--seed", "4", "--out", str(tmp_path),
+            "--video", str(tmp_path / "v.mp4")]
+    assert main(base) == 0
+    assert main([*base, "--size", "1080p", "--fps", "60", "--look", "7"]) == 0
+    assert calls == [{"seed": 4, "size": (1280, 720), "fps": 30.0},
+                     {"seed": 7, "size": (1920, 1080), "fps": 60.0}]
+    assert main([*base, "--fps", "0"]) == 2
+    assert "--fps" in capsys.readouterr().err
