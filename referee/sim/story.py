@@ -32,12 +32,7 @@ from typing import Any
 from referee.events import Event
 from referee.geometry import Point, point_segment_distance
 from referee.rules.base import Ruling, make_game, replay
-from referee.sim.bot import (
-    CLEARANCE_MM,
-    CroquetnoleBot,
-    _unit,
-    segment_polygon_distance,
-)
+from referee.sim.bot import CLEARANCE_MM, CroquetnoleBot, segment_polygon_distance
 from referee.sim.script import Action, FlickAction
 
 CLIP_OFFSET_MM = 12.0
@@ -126,7 +121,9 @@ class DemoGameBot(CroquetnoleBot):
             return self._beat("clip", self._clip_flick("moons", "2", positions))
         if player == 1 and phase == "guard" and knights[1]["prisoner_of"] == 2:
             goal = self._best_goal("ace", "tower-2", positions["ace"], positions)
-            return self._beat("rescue", goal and FlickAction(
+            if goal is None or goal.touches != "tower-2":
+                return None  # no straight lane to a face: the bot plays (the check will say)
+            return self._beat("rescue", FlickAction(
                 "ace", toward_mm=goal.point_mm, beyond_mm=goal.beyond_mm + RESCUE_EXTRA_MM))
         if player == 2 and phase == "knight" and nxt == "out-2":
             return self._beat("out2", self._first_clear("suns", [(-5.0, 0.0)], positions))
@@ -221,7 +218,8 @@ class DemoGameBot(CroquetnoleBot):
         if any(segment_polygon_distance(p, q, piece.footprint()) < self.r + extra_mm
                for piece in self.layout.pieces.values()):
             return False
-        u = _unit((q[0] - p[0], q[1] - p[1]))
+        length = math.dist(p, q) or 1.0
+        u = ((q[0] - p[0]) / length, (q[1] - p[1]) / length)
         for other, c in positions.items():
             if other in ignore or other in self.state.stacked:
                 continue
