@@ -109,6 +109,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="raise the floors to the measured figures (never lowers one)")
     parser.add_argument("--no-readme", action="store_true",
                         help="do not rewrite the README's generated block (full run)")
+    parser.add_argument("--readme", type=Path, default=ROOT / "README.md",
+                        help="the README whose generated block a full run rewrites")
     parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1),
                         help="clips run at once, each process pinned to its own core")
     args = parser.parse_args(argv)
@@ -124,8 +126,8 @@ def main(argv: list[str] | None = None) -> int:
                    log=lambda line: print(line, flush=True))
     print(f"report: {args.out / 'report.md'} ({rep['wall_s']:.0f} s)")
     if not args.quick and not args.no_readme and \
-            markdown.update_readme(ROOT / "README.md", markdown.readme_block(rep)):
-        print("README.md: generated block updated")
+            markdown.update_readme(args.readme, markdown.readme_block(rep)):
+        print(f"{args.readme}: generated block updated")
     figures = report.flat(rep)
     if args.update_floors:
         changed, refused = fl.update(figures, section, list(rep["groups"]))

@@ -19,12 +19,16 @@ def _f(v, digits: int = 3) -> str:
     return f"{v:.{digits}f}" if isinstance(v, float) else str(v)
 
 
+def _n(v) -> str:
+    return "–" if v is None else str(round(v))
+
+
 def identity_table(g: dict) -> list[str]:
     lines = ["| tracker (same detections) | IDF1 | HOTA | MOTA | ID switches | recall | "
              "precision |", "|---|---|---|---|---|---|---|"]
     for name, m in g["identity"].items():
         lines.append(f"| {NAMES[name]} | {_f(m['idf1'])} | {_f(m['hota'])} | {_f(m['mota'])} | "
-                     f"{_f(m['num_switches'])} | {_f(m['recall'])} | {_f(m['precision'])} |")
+                     f"{_n(m['num_switches'])} | {_f(m['recall'])} | {_f(m['precision'])} |")
     return lines
 
 
@@ -93,7 +97,7 @@ def readme_block(report: dict) -> str:
     for group, g in report["groups"].items():
         for name, m in g["identity"].items():
             lines.append(f"| {group} × {len(g['clips'])} | {NAMES[name]} | {_f(m['idf1'])} | "
-                         f"{_f(m['hota'])} | {_f(m['mota'])} | {_f(m['num_switches'])} |")
+                         f"{_f(m['hota'])} | {_f(m['mota'])} | {_n(m['num_switches'])} |")
     lines += ["", "| clips | flicks R / P | crossings R / P | contacts R / P | resting RMS mm | "
               "moving p95 mm | detection R / P (ours; Hough) | fps: decode-only → ours |",
               "|---|---|---|---|---|---|---|---|"]
