@@ -115,7 +115,24 @@ def readme_block(report: dict) -> str:
             f"{_f(d['ours']['precision'], 3)}; {_f(d['hough']['recall'], 3)} / "
             f"{_f(d['hough']['precision'], 3)} | {dec:.0f} → {ours:.1f} "
             f"({100 * ours / dec:.1f} %) |")
+    lines += ["", *comparison(report)]
     return "\n".join([*lines, "", END])
+
+
+def comparison(report: dict) -> list[str]:
+    """One generated sentence per group: ours against each peer, with signed differences."""
+    out = []
+    for group, g in report["groups"].items():
+        mine = g["identity"]["ours"]
+        parts = []
+        for name in ("sort", "norfair", "hough+ours"):
+            m = g["identity"][name]
+            parts.append(f"{NAMES[name]} {m['idf1']:.3f} ({mine['idf1'] - m['idf1']:+.3f}, "
+                         f"{_n(m['num_switches'])} switches)")
+        out.append(f"- {group}: our IDF1 {mine['idf1']:.3f} ({_n(mine['num_switches'])} "
+                   f"switches) against " + "; ".join(parts) + " — a positive difference is "
+                   "ours ahead.")
+    return out
 
 
 def update_readme(readme: Path, block: str) -> bool:
