@@ -229,6 +229,9 @@ class VideoSource(_VisionSource):
         self._last_jpeg_t = -1e9
         self._last_image: tuple[int, np.ndarray] | None = None
         """The frame vision saw last (its picture is sent without decoding it again)."""
+        self.on_frame: Callable[[int], None] | None = None
+        """Called with each frame's number as it arrives, before vision sees it (latency
+        measurements)."""
 
     def describe(self) -> dict[str, Any]:
         return {"kind": self.kind, "path": self.path, "video": self.path,
@@ -242,6 +245,10 @@ class VideoSource(_VisionSource):
     def frontier(self) -> int:
         """How many frames vision has seen."""
         return len(self._history)
+
+    def found_at(self, index: int) -> int:
+        """The number of the frame whose processing found event `index`."""
+        return self._found[index][0]
 
     def seek(self, t: float) -> None:
         """Play from `t`: behind vision's frontier from its record, beyond it by running
@@ -273,6 +280,8 @@ class VideoSource(_VisionSource):
             self._found += [(self.frontier, e) for e in self._pipeline_.finish(last_t)]
             self._done = True
             return
+        if self.on_frame is not None:
+            self.on_frame(frame.index)
         if frame.index != self.frontier:  # a decoder that skipped or repeated a frame
             raise VideoError(f"{Path(self.path).name}: frame {frame.index} came where "
                              f"{self.frontier} was due")
