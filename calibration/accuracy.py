@@ -36,6 +36,16 @@ LOOKS = [{}, {"cloth_bgr": (120, 60, 30), "floor_bgr": (190, 190, 185)},
          {"cloth_bgr": (60, 60, 60), "floor_bgr": (80, 100, 120), "light": 0.6, "noise": 5.0}]
 
 
+def pack_of(look: object) -> str:
+    """The suit colour set (`calibration.pack.SUIT_SETS`) a simulator look inks its pieces
+    with: piecepackr's dark set, or its default (the player says which, `--suit-colours`)."""
+    from referee.sim.look import DARK_SUITS
+
+    suits = look.coins.suit_rgb  # type: ignore[attr-defined]
+    dark = all(np.abs(np.subtract(suits[s], DARK_SUITS[s])).max() < 40 for s in DARK_SUITS)
+    return "dark" if dark else "piecepackr"
+
+
 def _tile_errors(fitted: Layout, truth: Layout) -> list[float]:
     return [math.dist(fitted.pieces[n].center_mm, truth.pieces[n].center_mm)
             for n in truth.pieces]
@@ -93,7 +103,7 @@ def simulator_figures(looks: int, first: int = 0) -> None:
         truth_px = cam.project_mm_to_px(np.array(template.table))
         try:
             profile = calibrate_still(renderer.frame(_Still(), 0), template, TABLE_MM,
-                                      intrinsics=lens,
+                                      intrinsics=lens, pack=pack_of(look),
                                       tile_thickness_mm=look.tiles.thickness_mm)
         except TableNotFound as exc:
             print(f"simulator look {seed}: table not found ({exc})")
@@ -184,7 +194,7 @@ def planted_figures(looks: int, first: int = 0) -> None:
             lens = Intrinsics(cam.camera_matrix, cam.dist_coeffs.reshape(1, -1), cam.size)
             try:
                 profile = calibrate_still(renderer.frame(_Still(), 0), template, TABLE_MM,
-                                          intrinsics=lens,
+                                          intrinsics=lens, pack=pack_of(look),
                                           tile_thickness_mm=look.tiles.thickness_mm)
                 misses += planted_misses(profile.problems, expected)
             except TableNotFound as exc:

@@ -139,13 +139,15 @@ def lower_tiles(tiles: list[DetectedTile], template: Layout, plane: TablePlane,
 
 
 def _fit_badness(fit: LayoutFit) -> tuple[int, int]:
-    wrong = sum(p.kind == "wrong_top" for p in fit.problems)
+    """(towers showing a wrong suit, problems): fewer is a likelier south."""
+    wrong = sum(1 if p.kind == "wrong_top" else int(p.size or 0)
+                for p in fit.problems if p.kind in ("wrong_top", "castles_reversed"))
     return (wrong, len(fit.problems))
 
 
 def south_turns(table: TableFit, tiles: list[DetectedTile], template: Layout,
-                table_mm: tuple[float, float], tolerances: Tolerances = DEFAULT_TOLERANCES
-                ) -> int:
+                table_mm: tuple[float, float], tolerances: Tolerances = DEFAULT_TOLERANCES,
+                colours: Mapping[str, tuple[int, int, int]] | None = None) -> int:
     """How many places to roll the automatic corners so that the towers show their suits.
 
     Automatic detection takes the image's bottom as south; the towers' Aces say where south
@@ -161,7 +163,7 @@ def south_turns(table: TableFit, tiles: list[DetectedTile], template: Layout,
                           table.plane.intrinsics)
         moved = [replace(t, center_mm=(float(x), float(y)))
                  for t, (x, y) in zip(tiles, plane.to_table_mm(centres_px), strict=True)]
-        scores[roll] = _fit_badness(fit_layout(template, moved, (), tolerances))
+        scores[roll] = _fit_badness(fit_layout(template, moved, (), tolerances, colours))
     best = min(rolls, key=lambda r: scores[r])
     return best if scores[best] < scores[0] else 0
 
@@ -184,7 +186,7 @@ def calibrate_still(image: np.ndarray, template: Layout, table_mm: tuple[float, 
                        intrinsics=intrinsics)
     colours = SUIT_SETS[pack]
     tiles, blobs = find_tiles(image, table.plane, template, table_mm, markers, colours)
-    roll = south_turns(table, tiles, template, table_mm, tolerances) if (
+    roll = south_turns(table, tiles, template, table_mm, tolerances, colours) if (
         table.method == "auto" and tiles) else 0
     if roll:
         turned = find_plane(image, table_mm, corners_px=np.roll(table.corners_px, roll, axis=0),

@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from calibration.pack import SUIT_BGR
+from calibration.pack import SUIT_BGR, ink_costs
 from calibration.plane import rectified_to_mm
 from calibration.table_detect import quad_from_lines, robust_line
 
@@ -53,13 +53,6 @@ def _lab(image: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(image, cv2.COLOR_BGR2LAB).astype(np.float32)
 
 
-def _ink_refs(colours: Mapping[str, tuple[int, int, int]]) -> dict[str, np.ndarray]:
-    refs = {}
-    for name, bgr in colours.items():
-        refs[name] = _lab(np.uint8([[bgr]]))[0, 0]
-    return refs
-
-
 def classify_ink(lab_top: np.ndarray, corners_rect: np.ndarray,
                  colours: Mapping[str, tuple[int, int, int]] | None = None
                  ) -> tuple[str | None, tuple[float, float, float] | None]:
@@ -70,7 +63,6 @@ def classify_ink(lab_top: np.ndarray, corners_rect: np.ndarray,
     through its centre.  `lab_top` is the rectified image in Lab (float32), `corners_rect` the
     tile's corners in it.
     """
-    refs = _ink_refs(colours or SUIT_BGR)
     centre = corners_rect.mean(axis=0)
     inner = (corners_rect - centre) * 0.6 + centre
     x0, y0 = np.maximum(np.floor(inner.min(axis=0)).astype(int), 0)
@@ -112,8 +104,8 @@ def classify_ink(lab_top: np.ndarray, corners_rect: np.ndarray,
     balanced[:, 0] *= 255.0 / max(float(paper_lab[0]), 1.0)
     balanced[:, 1:] -= paper_lab[1:] - 128.0
     colour = np.median(balanced, axis=0)
-    weight_ref = np.array([0.5, 1.0, 1.0])
-    suit = min(refs, key=lambda k: float(np.linalg.norm((refs[k] - colour) * weight_ref)))
+    costs = ink_costs(colour, colours or SUIT_BGR)
+    suit = min(costs, key=costs.__getitem__)
     return suit, (float(colour[0]), float(colour[1]), float(colour[2]))
 
 
@@ -122,10 +114,8 @@ def assign_suits(inks_lab: Sequence[tuple[float, float, float]],
                  ambiguity: float = 1.5) -> list[str]:
     """Suits for several faces that should all differ (a pack has one Ace of each suit): the
     assignment (Hungarian) nearest the reference colours overall, where the colours allow."""
-    refs = _ink_refs(colours or SUIT_BGR)
-    names = list(refs)
-    weight = np.array([0.5, 1.0, 1.0])
-    cost = np.array([[float(np.linalg.norm((refs[n] - np.array(c)) * weight)) for n in names]
+    names = list(colours or SUIT_BGR)
+    cost = np.array([[ink_costs(np.array(c), colours or SUIT_BGR)[n] for n in names]
                      for c in inks_lab])
     nearest = cost.argmin(axis=1)
     rows, cols = linear_sum_assignment(cost)

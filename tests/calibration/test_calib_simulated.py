@@ -1,5 +1,6 @@
 """Calibration on the simulator's independent renderer (referee.sim): a table with a rim, a
-real lens, tilted cameras and 4.5 mm thick tiles whose raised tops shift under parallax.
+real lens, tilted cameras and 4.5 mm thick tiles whose raised tops shift under parallax; and
+every planted set-up problem reported there with its size.
 
 Known answers come from the simulator's camera model, not from calibration's own drawing.
 """
@@ -9,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from calibration.accuracy import pack_of, planted_layouts, planted_misses
 from calibration.intrinsics import Intrinsics
 from calibration.pipeline import calibrate_still
 from calibration.plane import TablePlane
@@ -66,3 +68,21 @@ def test_rendered_table_corners_and_tiles(seed: int) -> None:
     assert profile.problems == []
     assert profile.camera_mm is not None
     np.testing.assert_allclose(profile.camera_mm, camera.center_mm, rtol=0.02, atol=10.0)
+
+
+@pytest.mark.parametrize("seed", [1, 2])  # the first two random looks
+@pytest.mark.parametrize("which", [0, 1])  # 0: missing, off, narrow, wrong suit; 1: reversed
+def test_planted_problems_reported_with_their_sizes_on_the_renderer(seed: int,
+                                                                    which: int) -> None:
+    look = Look.random(seed)
+    layout, expected = planted_layouts(LAYOUT)[which]
+    renderer = Renderer(layout, look, (1280, 720))
+    profile = calibrate_still(renderer.frame(_NoCoins(), 0), LAYOUT, TABLE_MM,
+                              intrinsics=_lens(renderer.camera), pack=pack_of(look),
+                              tile_thickness_mm=look.tiles.thickness_mm)
+    assert planted_misses(profile.problems, expected) == []
+    texts = " / ".join(p.text for p in profile.problems)
+    if which == 0:
+        assert "tower-3 shows suns" in texts and "door-2-b is missing" in texts
+    else:
+        assert "numbered the wrong way round" in texts and "tower-2 shows arms" in texts
