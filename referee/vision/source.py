@@ -104,7 +104,7 @@ class CoinHistory:
             pts = []
             for f in range(lo, frame + 1):
                 x, y = self._xy[2 * (f * n + k)], self._xy[2 * (f * n + k) + 1]
-                if not math.isnan(x):
+                if not math.isnan(x) and (not pts or pts[-1] != [round(x, 1), round(y, 1)]):
                     pts.append([round(x, 1), round(y, 1)])
             x, y = self._xy[2 * (frame * n + k)], self._xy[2 * (frame * n + k) + 1]
             if not math.isnan(x):
