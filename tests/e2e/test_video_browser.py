@@ -256,3 +256,34 @@ def test_an_override_needs_the_pin(watched: dict[str, Any], video_session: Serve
     assert runner.head == before + 1
     last = video_session.store.events(runner.id)[-1]
     assert last.origin == "override" and last.event.ruling == ruling["id"]  # type: ignore[attr-defined]
+
+
+def test_speed_and_seek_in_the_page_replay_from_the_record(
+        watched: dict[str, Any], video_session: Served, browser: Any) -> None:
+    """After the end, a seek back in the page shows the start again and plays on from what
+    vision found (not running it again), with nothing stored twice."""
+    runner = video_session.runner
+    stored = [(e.origin, e.event) for e in video_session.store.events(runner.id)]
+    final = board_of(runner.summary())
+    start = board_of(make_game("castle-croquetnole").new_state().summary())
+    with checked_page(browser, 1000, ignore="status of 401") as page:  # before the PIN
+        page.goto(video_session.url + "/")
+        page.wait_for_selector("#playback:not([hidden])")
+        wait_for(lambda: shown(page) == final, timeout=20)
+        page.select_option("#speed", "4")
+        page.wait_for_selector("#pin-dialog[open]")
+        page.fill("#pin-input", PIN)
+        page.click("#pin-ok")
+        wait_for(lambda: runner.source is not None and runner.source.speed == 4.0, timeout=10)
+        page.locator("#seek").fill("0")
+        seen = [shown(page)]
+        end = time.monotonic() + 60
+        while not (runner.status == "finished" and runner.at_head and seen[-1] == final
+                   and start in seen):
+            assert time.monotonic() < end, f"the replay did not come back: {seen}"
+            time.sleep(0.05)
+            state = shown(page)
+            if state != seen[-1]:
+                seen.append(state)
+    assert start in seen, "the seek back showed the start of the game"
+    assert [(e.origin, e.event) for e in video_session.store.events(runner.id)] == stored
