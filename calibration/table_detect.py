@@ -361,5 +361,47 @@ def outer_edge_lines(image: np.ndarray, corners_px: np.ndarray, max_fraction: fl
         if strong.sum() < 20 or np.std(step[strong]) > 2.0:
             lines.append(None)  # no consistent second edge along this side
             continue
-        lines.append(robust_line(base[strong] + step[strong, None] * n))
+        points = base[strong] + step[strong, None] * n
+        sides = side_lines(corners)
+        lines.append(_line_through_vanishing_point(points, sides[i], sides[(i + 2) % 4])
+                     or robust_line(points))
     return lines
+
+
+def _homogeneous(line: Line) -> np.ndarray:
+    (x, y), (dx, dy) = line
+    return np.array([dy, -dx, dx * y - dy * x])  # a x + b y + c = 0, (a, b) a unit normal
+
+
+def _line_through_vanishing_point(points: np.ndarray, side: Line, opposite: Line,
+                                  inlier_px: float = 1.0) -> Line | None:
+    """The line through `points` that meets `side` where `opposite` does.
+
+    A rim's outer edge is parallel on the table to the cloth's edge, so in an undistorted image
+    both run to the vanishing point of that side and its opposite side: the pencil of lines
+    through it, `side + t · opposite`, leaves one unknown, fitted robustly (the median of
+    each point's own t, then the mean over the points within `inlier_px`).  None when the
+    fit fails (the caller then fits the points freely).
+    """
+    a, b = _homogeneous(side), _homogeneous(opposite)
+    q = np.column_stack([points, np.ones(len(points))])
+    qa, qb = q @ a, q @ b
+    ok = np.abs(qb) > 1e-9
+    if ok.sum() < 6:
+        return None
+    t = -qa[ok] / qb[ok]
+    estimate = float(np.median(t))
+    for _ in range(2):
+        line = a + estimate * b
+        dist = np.abs(q[ok] @ line) / max(float(np.hypot(line[0], line[1])), 1e-12)
+        keep = dist < inlier_px
+        if keep.sum() < 6:
+            return None
+        estimate = float(np.mean(t[keep]))
+    line = a + estimate * b
+    norm = float(np.hypot(line[0], line[1]))
+    if norm < 1e-12:
+        return None
+    normal = line[:2] / norm
+    point = -line[2] / norm * normal
+    return point, np.array([-normal[1], normal[0]])

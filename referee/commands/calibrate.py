@@ -2,7 +2,10 @@
 
 CONTRACT.md: `referee calibrate SOURCE --layout castle-croquetnole --out PROFILE.json
 [--corners "x,y x,y x,y x,y"] [--table-mm W,H]`; `--verify PROFILE.json` checks a new still
-against a saved profile instead (exit 1 when the camera moved or a tile was knocked).
+against a saved profile instead (exit 1 when the camera moved or a tile was knocked).  When the
+still shows the session start (every coin on its start spot), the coins' faces are learned
+into the profile (calibration.session_start); otherwise a note says vision will use the
+built-in model.
 """
 
 from __future__ import annotations
@@ -22,7 +25,8 @@ if TYPE_CHECKING:  # the heavy imports (OpenCV) wait until the command runs
 
 NAME = "calibrate"
 HELP = ("calibrate the camera over the table from an image or video (its first still second); "
-        "write the calibration profile and report its residuals and every layout problem")
+        "write the calibration profile (with each coin's faces when the still shows the "
+        "session start) and report its residuals and every layout problem")
 
 LAYOUTS = ("castle-croquetnole", "castle-croquetnole-corners")
 
