@@ -32,6 +32,15 @@ def identity_table(g: dict) -> list[str]:
     return lines
 
 
+def per_clip_table(g: dict) -> list[str]:
+    lines = ["| clip | " + " | ".join(f"{NAMES[n]}: IDF1 / switches" for n in NAMES) + " |",
+             "|---|" + "---|" * len(NAMES)]
+    for clip, by in g["per_clip"].items():
+        lines.append(f"| {clip} | " + " | ".join(
+            f"{_f(by[n]['idf1'])} / {_n(by[n]['num_switches'])}" for n in NAMES) + " |")
+    return lines
+
+
 def speed_table(g: dict) -> list[str]:
     lines = ["| clip | decode-only fps | our pipeline fps | ratio | decode / detect / track / "
              "reconstruct / other ms | Hough+ours fps | SORT / norfair ms |",
@@ -63,14 +72,15 @@ def report_markdown(report: dict) -> str:
              "physics, one random look per clip), decoded from mp4 like a recorded session. "
              "Identity and detection are scored per frame against the coins one should see "
              "(a coin more than half under a hand is left out), matched within a coin's radius "
-             f"({report['radius_mm']} mm). Speeds: frames per CPU second of a process pinned to "
+             f"({report['radius_mm']} mm; HOTA's similarity is 1 − distance / radius). "
+             "Speeds: frames per CPU second of a process pinned to "
              "one core (OpenCV on one thread), decoding included; decode-only is "
              "cv2.VideoCapture reading the same file.", ""]
     for group, g in report["groups"].items():
         p = g["position"]
         d = g["detection"]
         lines += [f"## {group}: {len(g['clips'])} clip(s)", "", ", ".join(g["clips"]), "",
-                  "### Identity", "", *identity_table(g), "",
+                  "### Identity", "", *identity_table(g), "", *per_clip_table(g), "",
                   "### Events", "", *events_table(g), "",
                   "### Positions and detection", "",
                   f"Our coins: resting RMS {_f(p['rest_rms_mm'])} mm (median "

@@ -92,6 +92,9 @@ def group_figures(results: list[dict], radius_mm: float) -> dict:
                 for f in r["hyps"][name]]
         m = identity(truth, hyps, radius_mm)
         out["identity"][name] = {k: round(m[k], 4) for k in IDENTITY_KEYS}
+    out["per_clip"] = {r["clip"]: {name: {k: round(v, 4) for k, v in identity(
+        r["truth"], r["hyps"][name], radius_mm).items() if k in ("idf1", "num_switches")}
+        for name in TRACKERS} for r in results}
     out["speed"] = {r["clip"]: speed(r) for r in results}
     return out
 
