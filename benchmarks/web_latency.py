@@ -92,8 +92,8 @@ class FrameSource(PacedClock):
                 if not last:
                     continue
                 self.arrived[index + len(batch) - 1] = arrived
-                for e in batch:
-                    yield SourceItem(event=e, index=index)
+                for k, e in enumerate(batch):  # one frame's events, stored together
+                    yield SourceItem(event=e, index=index, more=k + 1 < len(batch))
                     index += 1
 
     def seek(self, t: float) -> None:

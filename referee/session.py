@@ -64,6 +64,9 @@ class SourceItem:
     {"coins": {name: [x, y]}, "tracks": {name: [[x, y], ...]}} (optional)."""
     generation: int = 0
     """The source's seek counter when the item was made; older items are dropped."""
+    more: bool = False
+    """Another event found on the same frame follows at once: the runner stores them together
+    (one transaction, one disk sync, one update to the page)."""
 
 
 class SourceUnavailable(RuntimeError):
@@ -379,6 +382,9 @@ class SessionRunner:
                          if e.src_index is not None}
         """Where each source index sits in `events`."""
         self._frames_pending: list[tuple[int, float]] = []
+        self._batch: list[tuple[Event, int | None]] = []
+        """A frame's events, gathered until the last (`SourceItem.more` false)."""
+        self._batch_generation = 0
         self.recorded_rulings = store.rulings(session_id)
         self._rewind(len(self.events))
 
@@ -484,56 +490,99 @@ class SessionRunner:
     # ------------------------------------------------------------------ appending
     def _append(self, event: Event, origin: str, src_index: int | None = None
                 ) -> list[dict[str, Any]]:
-        """Fold one new event at the head, then store it with its rulings in one transaction
-        (the caller holds the lock); an event the rules refuse is neither stored nor folded."""
+        """Fold one new event at the head and store it with its rulings (the caller holds the
+        lock); an event the rules refuse is neither stored nor folded: SessionError."""
+        out, refused = self._append_all([(event, origin, src_index)])
+        if refused:
+            raise SessionError(refused[0][2])
+        return out
+
+    def _append_all(self, items: list[tuple[Event, str, int | None]]
+                    ) -> tuple[list[dict[str, Any]], list[tuple[Event, int | None, str]]]:
+        """Fold new events at the head, then store them with their rulings in one transaction
+        (the caller holds the lock).  Events the rules refuse are neither stored nor folded;
+        they are returned with the reason."""
         if not self.at_head:
             raise SessionError("the session is rewound; play to the end before adding events",
                                409)
-        last_t = self.events[-1].t if self.events else 0.0
-        if event.t < last_t:
-            event = event_from_json({**event.to_json(), "t": last_t})
+        out: list[dict[str, Any]] = []
+        refused: list[tuple[Event, int | None, str]] = []
+        pending: list[tuple[Event, str, list[dict[str, Any]], int | None]] = []
+        for event, origin, src_index in items:
+            last_t = pending[-1][0].t if pending else (self.events[-1].t if self.events
+                                                       else 0.0)
+            if event.t < last_t:
+                event = event_from_json({**event.to_json(), "t": last_t})
+            try:
+                rulings = [r.to_json() for r in self.state.apply(event)]
+            except (InvalidEventError, RulesError) as exc:
+                out += self._store(pending)  # what came before stands
+                pending = []
+                self._rewind(self.head)
+                refused.append((event, src_index, str(exc)))
+                continue
+            pending.append((event, origin, rulings, src_index))
+        out += self._store(pending)
+        return out, refused
+
+    def _store(self, pending: list[tuple[Event, str, list[dict[str, Any]], int | None]]
+               ) -> list[dict[str, Any]]:
+        """Store folded events in one transaction and keep them (the caller holds the lock)."""
+        if not pending:
+            return []
         try:
-            rulings = [r.to_json() for r in self.state.apply(event)]
-        except (InvalidEventError, RulesError) as exc:
-            self._rewind(self.head)
-            raise SessionError(str(exc)) from None
-        try:
-            seq = self.store.append_event(self.id, event, origin, rulings, src_index)
+            seqs = self.store.append_events(self.id, pending)
         except BaseException:
             self._rewind(self.head)
             raise
-        stored = StoredEvent(seq, event.t, origin, event, src_index)
-        if src_index is not None:
-            self._src_pos[src_index] = len(self.events)
-        self.events.append(stored)
-        out = [{**r, "seq": seq} for r in rulings]
-        self.recorded_rulings.extend(out)
-        self.rulings.extend(out)
-        self.cursor += 1
-        if isinstance(event, Flick):
-            self._motion_from = seq
-        elif isinstance(event, Settled):
-            self._motion_from = None
+        out: list[dict[str, Any]] = []
+        for seq, (event, origin, rulings, src_index) in zip(seqs, pending, strict=True):
+            if src_index is not None:
+                self._src_pos[src_index] = len(self.events)
+            self.events.append(StoredEvent(seq, event.t, origin, event, src_index))
+            new = [{**r, "seq": seq} for r in rulings]
+            self.recorded_rulings.extend(new)
+            self.rulings.extend(new)
+            self.cursor += 1
+            if isinstance(event, Flick):
+                self._motion_from = seq
+            elif isinstance(event, Settled):
+                self._motion_from = None
+            out.extend(new)
         return out
 
     def add_source_event(self, event: Event, index: int | None) -> list[dict[str, Any]]:
-        """One event from the source.  An index already stored is not stored again: behind
-        the cursor (a source repeating itself after a seek) it is ignored, ahead of it the
-        stored events are folded up to it; a new one is appended at the head."""
-        with self._lock:
-            pos = self._src_pos.get(index) if index is not None else None
-            if pos is not None and pos < self.cursor:
-                return []
-            new: list[dict[str, Any]] = []
-            if pos is not None:
-                while self.cursor <= pos:
-                    new.extend(self._apply_next())
-            else:
-                while self.cursor < self.head:  # declarations stored after the last source
-                    new.extend(self._apply_next())  # event come before the new one
-                new.extend(self._append(event, "source", index))
-        self._publish_update(new)
+        """One event from the source (see `add_source_events`); SessionError if the rules
+        refuse it."""
+        new, refused = self.add_source_events([(event, index)])
+        if refused:
+            raise SessionError(refused[0][2])
         return new
+
+    def add_source_events(self, batch: list[tuple[Event, int | None]]
+                          ) -> tuple[list[dict[str, Any]], list[tuple[Event, int | None, str]]]:
+        """Events from the source that came together (one frame's), stored in one transaction.
+        An index already stored is not stored again: behind the cursor (a source repeating
+        itself after a seek) it is ignored, ahead of it the stored events are folded up to it;
+        new ones are appended at the head.  Returns the new rulings and the refused events."""
+        with self._lock:
+            new: list[dict[str, Any]] = []
+            fresh: list[tuple[Event, str, int | None]] = []
+            for event, index in batch:
+                pos = self._src_pos.get(index) if index is not None else None
+                if pos is None:
+                    fresh.append((event, "source", index))
+                elif pos >= self.cursor:
+                    while self.cursor <= pos:
+                        new.extend(self._apply_next())
+            refused: list[tuple[Event, int | None, str]] = []
+            if fresh:
+                while self.cursor < self.head:  # declarations stored after the last source
+                    new.extend(self._apply_next())  # event come before the new ones
+                out, refused = self._append_all(fresh)
+                new.extend(out)
+        self._publish_update(new)
+        return new, refused
 
     def declare(self, player: int, what: str, kind: int | None = None) -> list[dict[str, Any]]:
         """A player's declaration (croquet kind, end of play), as one more stored event."""
@@ -706,6 +755,8 @@ class SessionRunner:
                     self._take(src, item)
                 if self._stopping.is_set():
                     return
+                if self._batch_generation == src.generation:
+                    self._flush_batch()  # a source that ended inside a frame's events
                 self._flush_frames()
                 if not self._wake.is_set():
                     with self._lock:
@@ -738,18 +789,29 @@ class SessionRunner:
             return  # made before a seek
         if item.frame is not None:
             self._frames_pending.append(item.frame)
-        if len(self._frames_pending) >= FRAMES_PER_WRITE or item.event is not None:
-            self._flush_frames()
+            if len(self._frames_pending) >= FRAMES_PER_WRITE:
+                self._flush_frames()
         if item.jpeg is not None:
             self.latest_jpeg = item.jpeg
         if item.overlay is not None:
             self.latest_overlay = item.overlay
-        if item.event is not None:
-            try:
-                self.add_source_event(item.event, item.index)
-            except SessionError as exc:
-                self.store.add_note(self.id, "refused", {
-                    "error": str(exc), "index": item.index, "event": item.event.to_json()})
+        if item.event is None:
+            return
+        if self._batch and self._batch_generation != item.generation:
+            self._batch = []  # the rest of that frame's events was dropped by a seek
+        self._batch.append((item.event, item.index))
+        self._batch_generation = item.generation
+        if not item.more:
+            self._flush_batch()
+
+    def _flush_batch(self) -> None:
+        batch, self._batch = self._batch, []
+        if not batch:
+            return
+        _, refused = self.add_source_events(batch)
+        for event, index, reason in refused:
+            self.store.add_note(self.id, "refused", {
+                "error": reason, "index": index, "event": event.to_json()})
 
     def _flush_frames(self) -> None:
         pending, self._frames_pending = self._frames_pending, []

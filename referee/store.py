@@ -183,30 +183,45 @@ class SessionStore:
                      rulings: Sequence[dict[str, Any]] = (),
                      src_index: int | None = None) -> int:
         """Append one event and the rulings it caused, atomically; returns its seq."""
-        if origin not in ORIGINS:
-            raise StoreError(f"unknown origin {origin!r}; valid: {', '.join(ORIGINS)}")
+        return self.append_events(session, [(event, origin, rulings, src_index)])[0]
+
+    def append_events(self, session: int,
+                      batch: Sequence[tuple[Event, str, Sequence[dict[str, Any]], int | None]]
+                      ) -> list[int]:
+        """Append events (each with its origin, rulings and source index) in one transaction:
+        all or none, one disk sync for the lot (a frame's events); returns their seqs."""
+        for _, origin, _, _ in batch:
+            if origin not in ORIGINS:
+                raise StoreError(f"unknown origin {origin!r}; valid: {', '.join(ORIGINS)}")
         with self._lock:
             self._require(session)
             row = self._db.execute(
                 "SELECT MAX(seq), MAX(t) FROM events WHERE session=?", (session,)).fetchone()
             seq = 0 if row[0] is None else int(row[0]) + 1
-            if row[1] is not None and event.t < float(row[1]):
-                raise StoreError(f"time goes backwards ({event.t} after {row[1]})")
+            last_t = None if row[1] is None else float(row[1])
+            for event, _, _, _ in batch:
+                if last_t is not None and event.t < last_t:
+                    raise StoreError(f"time goes backwards ({event.t} after {last_t})")
+                last_t = event.t
+            seqs = list(range(seq, seq + len(batch)))
+            wall = time.time()
             try:
                 self._db.execute("BEGIN IMMEDIATE")
-                self._db.execute(
+                self._db.executemany(
                     "INSERT INTO events (session, seq, t, origin, src_index, data, wall) "
                     "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (session, seq, event.t, origin, src_index, _dumps(event.to_json()),
-                     time.time()))
+                    [(session, s, event.t, origin, src_index, _dumps(event.to_json()), wall)
+                     for s, (event, origin, _, src_index) in zip(seqs, batch, strict=True)])
                 self._db.executemany(
                     "INSERT INTO rulings (session, seq, n, data) VALUES (?, ?, ?, ?)",
-                    [(session, seq, n, _dumps(r)) for n, r in enumerate(rulings)])
+                    [(session, s, n, _dumps(r))
+                     for s, (_, _, rulings, _) in zip(seqs, batch, strict=True)
+                     for n, r in enumerate(rulings)])
                 self._db.execute("COMMIT")
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
-            return seq
+            return seqs
 
     def add_note(self, session: int, kind: str, data: Any) -> None:
         """Append a note: the calibration used, the video file, a status change, an import."""

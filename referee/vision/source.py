@@ -321,11 +321,14 @@ class VideoSource(_VisionSource):
             if f < self.frontier:
                 yield SourceItem(frame=(f, f / self.fps), generation=gen,
                                  **self._picture(f, catching_up))
+            due = []
             while emitted_to < len(self._found) and self._found[emitted_to][0] <= f:
-                index = emitted_to
-                if index >= start_index:
-                    yield SourceItem(event=self._found[index][1], index=index, generation=gen)
+                if emitted_to >= start_index:
+                    due.append(emitted_to)
                 emitted_to += 1
+            for k, index in enumerate(due):  # one frame's events: stored together
+                yield SourceItem(event=self._found[index][1], index=index, generation=gen,
+                                 more=k + 1 < len(due))
             with self._cond:
                 if gen != self._generation:
                     continue  # a seek came while this frame was out: it plays again
@@ -454,11 +457,12 @@ class CameraSource(_VisionSource):
                 self._history.append(self._pipeline_)
                 yield SourceItem(frame=(frame.index, frame.t), generation=self._generation,
                                  **self._picture(frame))
-                for event in events:
-                    if self._emitted >= start_index:
-                        yield SourceItem(event=event, index=self._emitted,
-                                         generation=self._generation)
-                    self._emitted += 1
+                first = self._emitted
+                self._emitted += len(events)
+                due = [(first + k, e) for k, e in enumerate(events) if first + k >= start_index]
+                for k, (index, event) in enumerate(due):  # one frame's events, together
+                    yield SourceItem(event=event, index=index, generation=self._generation,
+                                     more=k + 1 < len(due))
         except SourceUnavailable:
             self._lost()
             raise

@@ -249,3 +249,30 @@ def test_a_source_that_breaks_shows_an_error(ref: Referee,
     wait_for(lambda: runner.status == "error")
     assert runner.head == 4
     assert "decoder crashed" in ref.store.notes(runner.id, "status")[-1]["data"]["error"]
+
+
+def test_a_frames_events_are_stored_and_shown_together(ref: Referee,
+                                                       example_events: list[Event]) -> None:
+    events = example_events[:6]
+
+    class OneFrame(EventFileSource):
+        def items(self, start_index: int, start_t: float) -> Iterator[SourceItem]:
+            yield SourceItem(frame=(0, 0.0))
+            for i, e in enumerate(events):
+                yield SourceItem(event=e, index=i, more=i + 1 < len(events))
+
+    source = OneFrame(events)
+    runner = ref.new_session("castle-croquetnole", {}, None)
+    updates = runner.broadcaster.subscribe()
+    runner.source = source
+    runner.start()
+    wait_for(lambda: runner.status == "finished")
+    assert [e.event for e in ref.store.events(runner.id)] == events
+    kinds = []
+    while not updates.empty():
+        msg = updates.get_nowait()
+        if msg is not None:
+            kinds.append(msg[1])
+    assert kinds.count("update") == 1, kinds
+    assert len({w for (w,) in ref.store._db.execute(
+        "SELECT wall FROM events WHERE session=?", (runner.id,))}) == 1, "one transaction"

@@ -200,3 +200,19 @@ def test_a_flick_bundle_holds_only_its_clip(tmp_path: Path, store: SessionStore)
     assert 9 <= frames <= 12
     with zipfile.ZipFile(io.BytesIO(store.export_bundle(sid))) as zf:
         assert zf.getinfo("clip.mp4").file_size == video.stat().st_size
+
+
+def test_a_batch_of_events_is_stored_all_or_none(store: SessionStore,
+                                                 example_events: list[Event]) -> None:
+    sid = store.create_session("castle-croquetnole")
+    a, b, c = example_events[:3]
+    seqs = store.append_events(sid, [(a, "source", [{"kind": "x"}], 0),
+                                     (b, "source", [], 1)])
+    assert seqs == [0, 1]
+    late = type(c)(**{**c.__dict__, "t": -1.0})
+    with pytest.raises(StoreError, match="backwards"):
+        store.append_events(sid, [(c, "source", [], 2), (late, "source", [], 3)])
+    with pytest.raises(StoreError, match="origin"):
+        store.append_events(sid, [(c, "source", [], 2), (c, "gossip", [], 3)])
+    assert [e.event for e in store.events(sid)] == [a, b]
+    assert store.rulings(sid) == [{"kind": "x", "seq": 0}]

@@ -129,8 +129,9 @@ def test_a_seek_forward_runs_vision_over_every_skipped_frame(
     src.pause()
     runner = ref.new_session("castle-croquetnole", {}, src, calibration=profile)
     runner.control("seek", 3.0)
-    wait_for(lambda: runner.head == 4, timeout=10)  # without waiting 3 s of video
-    assert src.script.seen == list(range(30))  # frame 30 is at 3.0 s: it waits for play
+    wait_for(lambda: len(src.script.seen) >= 30 and runner.head == 4, timeout=10)
+    time.sleep(0.3)  # without waiting 3 s of video; frame 30 is at 3.0 s: it waits for play
+    assert src.script.seen == list(range(30)) and runner.head == 4
     runner.control("speed", 50)
     runner.control("resume")
     wait_for(lambda: runner.status == "finished")
