@@ -22,7 +22,7 @@ def fps_bars(report: dict, out: Path) -> Path:
     ax.set_yscale("log")
     ax.set_xticks(x, [c for c, _ in rows], rotation=60, ha="right", fontsize=7)
     ax.set_ylabel("frames per second (one core, log)")
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=8, ncols=3, loc="lower center", bbox_to_anchor=(0.5, 1.0))
     fig.tight_layout()
     path = out / "fps.png"
     fig.savefig(path, dpi=110)
