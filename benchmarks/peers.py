@@ -111,6 +111,17 @@ class Norfair:
                 if o.id is not None and o.last_detection.data == self.frame}
 
 
+def hough_circles(image: np.ndarray, r_px: float, param1: float = 100.0,
+                  param2: float = 12.0) -> np.ndarray:
+    """(N, 3) circles x, y, r in pixels of radius `r_px` ± 30 % (OpenCV's HOUGH_GRADIENT on
+    the median-blurred grey image); tests/benchmarks/test_peers.py runs it on real photos."""
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+    circles = cv2.HoughCircles(cv2.medianBlur(grey, 3), cv2.HOUGH_GRADIENT, dp=1,
+                               minDist=1.6 * r_px, param1=param1, param2=param2,
+                               minRadius=int(r_px * 0.7), maxRadius=int(np.ceil(r_px * 1.3)))
+    return np.zeros((0, 3)) if circles is None else circles[0].astype(float)
+
+
 class HoughDetector:
     """cv2.HoughCircles over the table: circles of a coin's radius (± 30 %), table mm out.
 
@@ -133,17 +144,12 @@ class HoughDetector:
         """HoughCircles needs no model of the table."""
 
     def detect(self, frame: np.ndarray) -> tuple[Detections, np.ndarray]:
-        grey = cv2.medianBlur(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), 3)
-        circles = cv2.HoughCircles(grey, cv2.HOUGH_GRADIENT, dp=1,
-                                   minDist=1.6 * self.r_px, param1=self.param1,
-                                   param2=self.param2, minRadius=int(self.r_px * 0.7),
-                                   maxRadius=int(np.ceil(self.r_px * 1.3)))
-        if circles is None:
+        circles = hough_circles(frame, self.r_px, self.param1, self.param2)
+        if not len(circles):
             return Detections.empty(), self.hands
-        px = circles[0, :, :2].astype(float)
-        mm = self.mapping.ground_mm(px, COIN_HEIGHT_MM)
+        mm = self.mapping.ground_mm(circles[:, :2], COIN_HEIGHT_MM)
         keep = np.array([self.layout.on_table(tuple(p)) for p in mm], bool)
-        return Detections(mm[keep], radius_mm=circles[0, keep, 2] / self.r_px
+        return Detections(mm[keep], radius_mm=circles[keep, 2] / self.r_px
                           * self.layout.coin_mm / 2.0), self.hands
 
     def covered(self, hands: np.ndarray, point_mm: tuple[float, float]) -> bool:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
+import pytest
 
 from benchmarks.metrics import identity
-from benchmarks.peers import Norfair, Sort
+from benchmarks.peers import Norfair, Sort, hough_circles
+from benchmarks.tud import realdata_dir
 from referee.vision.detections import Detections
 
 
@@ -29,3 +32,21 @@ def test_sort_starts_a_new_track_after_a_long_gap() -> None:
         seen = Detections(np.array([[0.0, 0.0]])) if not 5 <= i < 12 else Detections.empty()
         ids |= set(sort.update(seen))
     assert len(ids) == 2
+
+
+REAL = realdata_dir().parent
+
+
+@pytest.mark.skipif(not (REAL / "opencv-samples").is_dir(), reason="shared/realdata missing")
+def test_the_hough_baseline_counts_real_coins_and_candies() -> None:
+    """The baseline's recipe, with the benchmark's settings, on real photos (REFERENCE.md):
+    24 touching coins of radius ~24 px; 14 candies of radius 26–28 px, the 12 whole ones at
+    the published centres."""
+    coins = cv2.imread(str(REAL / "opencv-samples/circles/water_coins.jpg"))
+    assert len(hough_circles(coins, 24.0)) == 24
+    candies = hough_circles(cv2.imread(str(REAL / "opencv-samples/circles/smarties.png")), 27.0)
+    assert len(candies) == 14
+    whole = np.array([(32, 230), (100, 260), (134, 328), (152, 274), (206, 210), (220, 306),
+                      (270, 116), (286, 214), (294, 320), (348, 238), (376, 82), (386, 170)])
+    nearest = np.linalg.norm(whole[:, None, :] - candies[None, :, :2], axis=2).min(axis=1)
+    assert nearest.max() < 3.0
