@@ -4,7 +4,8 @@
 
 Pinned to one core (and OpenCV to one thread).  Baseline: decoding the video's first two
 seconds (calibration reads about that much to find its still second).  Reported: best of N
-seconds for each and their ratio; the issue asks for under 5 s.
+seconds for each and their ratio, and calibration's CPU seconds (what a busy machine does not
+inflate); the issue asks for under 5 s.
 """
 
 from __future__ import annotations
@@ -37,16 +38,17 @@ def decode_seconds(path: Path, seconds: float) -> float:
     return time.perf_counter() - start
 
 
-def calibrate_seconds(path: Path) -> float:
+def calibrate_seconds(path: Path) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of this process) for one `referee calibrate` of `path`."""
     with tempfile.TemporaryDirectory() as tmp:
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         with redirect_stdout(StringIO()):
             code = referee(["calibrate", str(path), "--layout", "castle-croquetnole", "--out",
                             str(Path(tmp) / "profile.json")])
-        spent = time.perf_counter() - start
+        spent, cpu = time.perf_counter() - start, time.process_time() - cpu
     if code != 0:
         raise SystemExit(f"referee calibrate failed on {path} (exit {code})")
-    return spent
+    return spent, cpu
 
 
 def main() -> None:
@@ -59,15 +61,18 @@ def main() -> None:
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     cv2.setNumThreads(1)
     decode = min(decode_seconds(args.video, 2.0) for _ in range(args.repeat))
-    calibrate = min(calibrate_seconds(args.video) for _ in range(args.repeat))
+    runs = [calibrate_seconds(args.video) for _ in range(args.repeat)]
+    calibrate = min(wall for wall, _cpu in runs)
+    cpu = min(c for _wall, c in runs)
     figures = {"video": str(args.video.relative_to(ROOT) if args.video.is_relative_to(ROOT)
                              else args.video),
                "decode_2s_s": round(decode, 3), "calibrate_s": round(calibrate, 3),
+               "calibrate_cpu_s": round(cpu, 3),
                "ratio": round(calibrate / decode, 1), "under_5_s": calibrate < 5.0}
     if args.json:
         print(json.dumps(figures))
         return
-    print(f"{figures['video']}: calibrate {calibrate:.2f} s on one core "
+    print(f"{figures['video']}: calibrate {calibrate:.2f} s on one core, {cpu:.2f} s of CPU "
           f"({figures['ratio']}x decoding its first 2 s, {decode:.3f} s)")
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import Protocol
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -26,6 +26,7 @@ from calibration.faces import (
     CoinLook,
     FaceModel,
     FaceModels,
+    ToPixels,
     builtin_face_of,
     coin_patch,
     look_distance,
@@ -35,14 +36,11 @@ from calibration.faces import (
 from referee.geometry import COIN_DIAMETER_MM
 from referee.layout import GUARDS, SUITS
 
+if TYPE_CHECKING:
+    from calibration.profile import CalibrationProfile
+
 COINS = tuple(SUITS) + tuple(GUARDS)
 """Every coin's name: the four knights (by suit) and the four guards (by value)."""
-
-
-class ToPixels(Protocol):
-    """Anything that maps table mm (N×2) to image pixels: a TablePlane, vision's mapping."""
-
-    def to_pixels(self, points_mm: np.ndarray) -> np.ndarray: ...
 
 
 @dataclass(frozen=True)
@@ -70,13 +68,10 @@ class CoinFaces:
         self.coin_mm = float(coin_mm)
 
     @classmethod
-    def from_profile(cls, profile: object) -> CoinFaces:
+    def from_profile(cls, profile: CalibrationProfile) -> CoinFaces:
         """The faces of a `CalibrationProfile`: its learned `faces`, else the built-in model
         for its pack."""
-        layout = getattr(profile, "layout", None)
-        coin_mm = getattr(layout, "coin_mm", COIN_DIAMETER_MM)
-        return cls(getattr(profile, "faces", None), getattr(profile, "pack", "piecepackr"),
-                   coin_mm)
+        return cls(profile.faces, profile.pack, profile.layout.coin_mm)
 
     @property
     def learned(self) -> bool:
@@ -87,7 +82,7 @@ class CoinFaces:
              ) -> np.ndarray:
         """The coin at `centre_mm` (table mm, where it stands) cut from a BGR frame: a 32×32
         patch, rectified and north up (`calibration.faces.coin_patch`)."""
-        return coin_patch(frame, mapping, centre_mm, self.coin_mm)  # type: ignore[arg-type]
+        return coin_patch(frame, mapping, centre_mm, self.coin_mm)
 
     @staticmethod
     def descriptor(crop: np.ndarray) -> np.ndarray:

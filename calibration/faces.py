@@ -17,7 +17,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import cv2
 import numpy as np
@@ -64,7 +64,13 @@ def is_suit_face(face: str) -> bool:
     return face in SUITS
 
 
-def coin_patch(frame: np.ndarray, plane: TablePlane, center_mm: Sequence[float],
+class ToPixels(Protocol):
+    """Anything that maps table mm (N×2) to image pixels: a TablePlane, vision's mapping."""
+
+    def to_pixels(self, points_mm: np.ndarray) -> np.ndarray: ...
+
+
+def coin_patch(frame: np.ndarray, plane: ToPixels, center_mm: Sequence[float],
                coin_mm: float = COIN_DIAMETER_MM, size: int = PATCH_PX) -> np.ndarray:
     """The coin at `center_mm` seen from straight above: a `size`² BGR patch, north up.
 
