@@ -61,7 +61,9 @@ RECENT_WIDTH = 640
 
 def _profile(calibration: dict[str, Any] | None):
     if calibration is None:
-        raise VideoError("a calibration profile is needed (--calibration PROFILE.json)")
+        raise VideoError("a calibration profile is needed: make one with `referee calibrate "
+                         "VIDEO --layout castle-croquetnole --out P.json`, then give "
+                         "--calibration P.json")
     from calibration.profile import profile_from_json
 
     return profile_from_json(calibration)
