@@ -198,11 +198,11 @@ def test_reader_learns_a_face_seen_after_a_flip(first_table: dict) -> None:
     assert "3" in reader.models.coins["moons"].learned
 
 
-def test_builtin_reader_without_a_session_start() -> None:
+def test_builtin_reader_without_a_session_start(first_table: dict) -> None:
     """With no learned faces the reader falls back on the built-in model: a knight's suit side
     read alone is that knight; with its suit's guard also a candidate, the unflipped reading at
     half confidence."""
-    table = _table(LOOKS[0])
+    table = first_table
     reader = CoinFaces(None, table["pack"])
     assert not reader.learned
     patch = table["again"]["moons"]
