@@ -122,7 +122,8 @@ class SessionSource(Protocol):
 
 MAX_SPEED = 1000.0
 FRAMES_PER_WRITE = 30
-"""Frame timestamps are written in batches (and with every event)."""
+"""Frame timestamps are written this many at a time (a video's are derived again on restart;
+a camera killed with -9 loses at most the last batch's)."""
 
 
 class PacedClock:
