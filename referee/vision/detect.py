@@ -30,6 +30,8 @@ from referee.vision.detections import Detections
 
 COIN_HEIGHT_MM = 3.0
 """A coin's top face above the cloth (piecepack coins are 2–4 mm thick)."""
+ADAPT_EVERY = 4
+"""The empty-table model follows the light every this many frames (it changes slowly)."""
 
 
 class PixelMapping:
@@ -53,8 +55,10 @@ class PixelMapping:
 
 @dataclass
 class DetectorConfig:
-    threshold: float = 28.0
-    """Minimum colour difference (0-255 per channel) for foreground."""
+    threshold: int = 30
+    """Minimum colour difference from the empty table (sum over channels, 0-255 each)."""
+    deepest_shadow: float = 0.45
+    """A cast shadow leaves at least this share of the light (darker is an object)."""
     background_rate: float = 0.01
     """How fast the empty-table model follows slow light changes."""
     hand_area_coins: float = 5.0
@@ -83,13 +87,20 @@ class CoinDetector:
                                         np.hypot(*(centre[2] - centre[0]))]) / 10.0)
         self.coin_r_px = layout.coin_mm / 2.0 * self.px_per_mm
         self.coin_area_px = np.pi * self.coin_r_px ** 2
+        self._inside = self.table_mask > 0
         self.background: np.ndarray | None = None
+        self._background_u8 = np.zeros((*self.table_mask.shape, 3), np.uint8)
+        self._frames = 0
+        self._last: tuple[np.ndarray, tuple[float, float, float]] | None = None
+        self._sum_channels = np.ones((1, 3), np.float32)
         kernel = max(3, round(self.coin_r_px / 3) | 1)
         self._open = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kernel, kernel))
         close = max(3, round(self.coin_r_px * 0.8) | 1)
         self._close = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (close, close))
         self._hand_reach = cv2.getStructuringElement(
             cv2.MORPH_ELLIPSE, (round(self.coin_r_px * 5) | 1,) * 2)
+        self._hand_pad = cv2.getStructuringElement(
+            cv2.MORPH_ELLIPSE, (int(self.coin_r_px * 2) | 1,) * 2)
 
     # -------------------------------------------------------------- the empty table
     def learn_empty_table(self, frame: np.ndarray,
@@ -101,9 +112,29 @@ class CoinDetector:
         for p in coins_mm:
             c = self.mapping.to_pixels(np.asarray([p], float))[0] - [rx0, ry0]
             cv2.circle(hole, (round(c[0]), round(c[1])),
-                       int(np.ceil(self.coin_r_px * 1.6 + 2)), 255, -1)
+                       int(np.ceil(self.coin_r_px + 3)), 255, -1)
         radius = int(np.ceil(self.coin_r_px))
-        self.background = cv2.inpaint(crop, hole, radius, cv2.INPAINT_TELEA).astype(np.float32)
+        empty = cv2.inpaint(cv2.blur(crop, (3, 3)), hole, radius, cv2.INPAINT_TELEA)
+        self.background = empty.astype(np.float32)
+        self._background_u8 = empty
+        self._measure_coins(frame, coins_mm)
+
+    def _measure_coins(self, frame: np.ndarray, coins_mm: Iterable[tuple[float, float]]) -> None:
+        """A coin's area as this detector sees it (blur, threshold, shadow, side and all).
+
+        The layout's diameter through the mapping underestimates it (the coin's side and rim
+        show, the blur widens it), and splitting touching coins counts areas: measure them on
+        the start frame, where every coin rests apart at a known place.
+        """
+        fg, _ = self._foreground(frame)
+        count, _, stats, centroids = cv2.connectedComponentsWithStats(fg, connectivity=8)
+        rx0, ry0, _, _ = self.roi
+        spots = self.mapping.to_pixels(np.asarray(list(coins_mm), float)) - [rx0, ry0]
+        areas = [stats[k, cv2.CC_STAT_AREA] for k in range(1, count)
+                 if np.min(np.hypot(*(spots - centroids[k]).T)) < self.coin_r_px]
+        if len(areas) >= max(2, len(spots) // 2):
+            self.coin_area_px = float(np.median(areas))
+            self.coin_r_px = float(np.sqrt(self.coin_area_px / np.pi))
 
     def _crop(self, frame: np.ndarray) -> np.ndarray:
         x0, y0, x1, y1 = self.roi
@@ -114,28 +145,9 @@ class CoinDetector:
         """Coins in the frame (table mm) and the occluder mask (ROI pixels, 255 = hand)."""
         if self.background is None:
             raise RuntimeError("learn_empty_table() first")
-        crop = self._crop(frame).astype(np.float32)
-        bg = self.background
-        gain = self._gain(crop, bg)
-        norm = crop / gain
-        diff = np.abs(norm - bg).max(axis=2)
-        # A shadow only darkens: every channel at most the cloth's (a coin's face, even its
-        # dark art, is inside a lighter rim that the hole-filling below recovers).
-        shadow = (norm < bg + 6.0).all(axis=2) & (norm.sum(axis=2) < 0.92 * bg.sum(axis=2))
-        diff[shadow] = 0.0
-        fg = (diff > self.config.threshold).astype(np.uint8) * 255
-        fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, self._open)
-        fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, self._close)
+        fg, (crop, gain, diff, shadow) = self._foreground(frame)
         count, labels, stats, _ = cv2.connectedComponentsWithStats(fg, connectivity=8)
-        hands = np.zeros(fg.shape, np.uint8)
-        off_table = self.table_mask == 0
-        # Hands and arms: big blobs, or blobs that reach past the table's edge.
-        for k in range(1, count):
-            x, y, w, h = stats[k, :4]
-            blob = labels[y:y + h, x:x + w] == k
-            if (stats[k, cv2.CC_STAT_AREA] > self.config.hand_area_coins * self.coin_area_px
-                    or (blob & off_table[y:y + h, x:x + w]).sum() > 0.3 * blob.sum()):
-                hands[y:y + h, x:x + w][blob] = 255
+        hands = self._hands(diff)
         near_hand = cv2.dilate(hands, self._hand_reach) > 0 if hands.any() else None
         centres, streaks, dirs, looks, conf = [], [], [], [], []
         for k in range(1, count):
@@ -156,7 +168,7 @@ class CoinDetector:
             rim = np.clip(diff[y:y + h, x:x + w] / (2.0 * self.config.threshold), 0.0, 1.0)
             weights = np.where(cv2.erode(filled, None) > 0, 1.0, rim * filled)
             ys, xs = np.nonzero(filled)
-            colour = norm[y:y + h, x:x + w][filled > 0].mean(axis=0) / 255.0
+            colour = crop[y:y + h, x:x + w][filled > 0].mean(axis=0) / gain / 255.0
             for cx, cy, streak, direction in self._split(xs, ys, weights[ys, xs], area):
                 centres.append((cx + x, cy + y))
                 streaks.append(streak)
@@ -164,9 +176,9 @@ class CoinDetector:
                 looks.append(colour)
                 conf.append(min(1.0, area / self.coin_area_px))
         if hands.any():
-            hands = cv2.dilate(hands, cv2.getStructuringElement(
-                cv2.MORPH_ELLIPSE, (int(self.coin_r_px * 2) | 1,) * 2))
-        self._adapt(norm, fg | hands | (shadow.astype(np.uint8) * 255))
+            hands = cv2.dilate(hands, self._hand_pad)
+        self._last = (crop, gain)
+        self._adapt(crop, gain, fg | hands | shadow.view(np.uint8) * 255)
         if not centres:
             return Detections.empty(), hands
         rx0, ry0, _, _ = self.roi
@@ -176,18 +188,96 @@ class CoinDetector:
                           np.asarray(streaks, float) / self.px_per_mm, np.asarray(dirs, float),
                           np.asarray(looks, float), np.asarray(conf, float)), hands
 
-    def _gain(self, crop: np.ndarray, bg: np.ndarray) -> np.ndarray:
-        """Per-channel exposure ratio frame / empty table, from a sparse robust sample."""
-        sample = (slice(None, None, 7), slice(None, None, 7))
-        ratio = (crop[sample] + 1.0) / (bg[sample] + 1.0)
-        return np.median(ratio.reshape(-1, 3), axis=0).astype(np.float32)
+    def _hands(self, diff: np.ndarray) -> np.ndarray:
+        """Hands and arms (255): regions of even a faint change that are far bigger than a
+        coin or reach past the table's edge.  The faint threshold (hysteresis) keeps a
+        sleeve that is nearly the cloth's colour in one piece, so no fragment of it passes
+        for a coin."""
+        faint = cv2.compare(diff, self.config.threshold // 2, cv2.CMP_GT)
+        faint = cv2.morphologyEx(faint, cv2.MORPH_OPEN, self._open)
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(faint, connectivity=8)
+        hands = np.zeros(diff.shape, np.uint8)
+        for k in range(1, count):
+            x, y, w, h = stats[k, :4]
+            big = stats[k, cv2.CC_STAT_AREA] > self.config.hand_area_coins * self.coin_area_px
+            if not big and self._inside[y:y + h, x:x + w].all():
+                continue
+            blob = labels[y:y + h, x:x + w] == k
+            if big or (blob & ~self._inside[y:y + h, x:x + w]).sum() > 0.3 * blob.sum():
+                hands[y:y + h, x:x + w][blob] = 255
+        return hands
 
-    def _adapt(self, crop: np.ndarray, busy: np.ndarray) -> None:
-        """Follow slow light changes where no coin or hand is."""
+    def forget(self, point_mm: tuple[float, float]) -> None:
+        """Take the last frame as the empty table in a coin's disc around `point_mm`.
+
+        Where a coin stood at the session start the empty table was only inpainted; once
+        the coin has left (and nothing else is there) the cloth is in view: learn it, so that
+        the old place does not linger as a ghost coin.
+        """
+        if self._last is None or self.background is None:
+            return
+        crop, gain = self._last
+        rx0, ry0, _, _ = self.roi
+        c = self.mapping.to_pixels(np.asarray([point_mm], float))[0] - [rx0, ry0]
+        disc = np.zeros(crop.shape[:2], np.uint8)
+        cv2.circle(disc, (round(c[0]), round(c[1])), int(np.ceil(self.coin_r_px + 4)), 255, -1)
+        norm = cv2.multiply(crop, (*(1.0 / g for g in gain), 0.0), dtype=cv2.CV_32F)
+        self.background[disc > 0] = norm[disc > 0]
+        self._background_u8 = cv2.convertScaleAbs(self.background)
+
+    def _foreground(self, frame: np.ndarray) -> tuple[np.ndarray, tuple]:
+        """Coins, hands and arms: pixels whose colour differs from the empty table's and
+        that are not its shadows; with the (blurred crop, gain, difference, shadow mask)."""
+        crop = cv2.blur(self._crop(frame), (3, 3))  # sensor and JPEG noise down, edges kept
+        gain = self._gain(crop)
+        bg = cv2.multiply(self._background_u8, (*gain, 0.0))  # the empty table at this exposure
+        diff = cv2.transform(cv2.absdiff(crop, bg), self._sum_channels)  # L1 colour distance
+        shadow = self._shadow(crop, bg, diff)
+        diff[shadow] = 0
+        fg = cv2.compare(diff, self.config.threshold, cv2.CMP_GT)
+        fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, self._open)
+        fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, self._close)
+        return fg, (crop, gain, diff, shadow)
+
+    def _shadow(self, crop: np.ndarray, bg: np.ndarray, diff: np.ndarray) -> np.ndarray:
+        """Changed pixels that are the empty table, darker: every channel dimmed alike.
+
+        A shadow scales the light: the frame is k × the table in every channel (within the
+        noise, which is larger in absolute terms than in ratio for a dark channel), with k
+        below 1 and not below the deepest cast shadow.  A dark coin changes the colour (no
+        single k explains its channels) or is darker than any shadow.
+        """
+        shadow = np.zeros(diff.shape, bool)
+        ys, xs = np.nonzero(diff > self.config.threshold)
+        if not len(ys):
+            return shadow
+        f = crop[ys, xs].astype(np.float32)
+        b = bg[ys, xs].astype(np.float32)
+        k = f.sum(axis=1) / (b.sum(axis=1) + 1.0)
+        misfit = np.abs(f - k[:, None] * b) <= 6.0 + 0.08 * b
+        is_shadow = (k < 0.93) & (k > self.config.deepest_shadow) & misfit.all(axis=1)
+        shadow[ys[is_shadow], xs[is_shadow]] = True
+        return shadow
+
+    def _gain(self, crop: np.ndarray) -> tuple[float, float, float]:
+        """Per-channel exposure ratio frame / empty table, from a sparse robust sample."""
+        sample = (slice(3, None, 7), slice(3, None, 7))
+        ratio = (crop[sample].astype(np.float32) + 1.0) / (self._background_u8[sample] + 1.0)
+        g = np.median(ratio.reshape(-1, 3), axis=0)
+        return (float(g[0]), float(g[1]), float(g[2]))
+
+    def _adapt(self, crop: np.ndarray, gain: tuple[float, float, float],
+               busy: np.ndarray) -> None:
+        """Follow slow light changes where no coin or hand is (every few frames)."""
         assert self.background is not None
-        free = cv2.erode(255 - busy, self._open) > 0
-        rate = self.config.background_rate
-        self.background[free] += rate * (crop[free] - self.background[free])
+        self._frames += 1
+        if self._frames % ADAPT_EVERY:
+            return
+        free = cv2.erode(255 - busy, self._open)
+        norm = cv2.multiply(crop, (*(1.0 / g for g in gain), 0.0), dtype=cv2.CV_32F)
+        cv2.accumulateWeighted(norm, self.background,
+                               min(1.0, self.config.background_rate * ADAPT_EVERY), mask=free)
+        self._background_u8 = cv2.convertScaleAbs(self.background)
 
     def _split(self, xs: np.ndarray, ys: np.ndarray, w: np.ndarray, area: float
                ) -> list[tuple[float, float, float, tuple[float, float]]]:

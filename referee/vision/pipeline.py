@@ -67,6 +67,9 @@ class Pipeline:
         self.last_activity = -1.0
         self.active = False
         self.hidden_since: dict[str, tuple[float, tuple[float, float]]] = {}
+        self.vacated: dict[str, tuple[float, float]] = {}
+        """Where each coin stood at the session start, until the detector has learnt the
+        cloth there (the empty table was only inpainted under it)."""
         self.placed: list[tuple[str, float, float, tuple[float, float]]] = []
         """Coins that came back elsewhere from under a hand: lifted and placed, unless a
         flick moved them meanwhile (decided when the flick window closes)."""
@@ -87,6 +90,7 @@ class Pipeline:
                 if cost[i, j] < self.layout.coin_mm * 1.5:
                     start[coins[i]] = tuple(detections.center_mm[j])
                     looks[coins[i]] = detections.look[j]
+        self.vacated = dict(start)
         self.tracker = Tracker(start, frame.t, MotionModel(
             decel_mm_s2=self.config.decel_mm_s2, r_mm=self.config.noise_mm),
             looks=looks if len(looks) == len(start) else None)
@@ -112,6 +116,7 @@ class Pipeline:
                 if np.hypot(p[0] - where[0], p[1] - where[1]) > PLACE_MOVE_MM:
                     self.placed.append((coin, t_hid, frame.t, p))
             self.tracks[coin].append((frame.t, p[0], p[1]))
+        self._learn_vacated(hands)
         moving = any(t.speed_mm_s > 30.0 for t in self.tracker.tracks.values())
         if moving:
             self.last_activity = frame.t
@@ -120,6 +125,18 @@ class Pipeline:
                 frame.t - self.last_activity >= self.config.dwell_s:
             out += self._close(frame.t)
         return sorted(out, key=lambda e: e.t)
+
+    def _learn_vacated(self, hands: np.ndarray) -> None:
+        """Start places that no coin covers any more: the detector learns the cloth there."""
+        assert self.tracker is not None
+        clear = 2.0 * self.layout.coin_mm
+        for coin, place in list(self.vacated.items()):
+            if self.detector.covered(hands, place):
+                continue
+            if all(np.hypot(*np.subtract(track.position_mm, place)) > clear
+                   for track in self.tracker.tracks.values() if not track.gone):
+                self.detector.forget(place)
+                del self.vacated[coin]
 
     def _close(self, t: float) -> list[ev.Event]:
         """Reconstruct every flick since the last closed one."""

@@ -162,7 +162,8 @@ def fit_motion(coin: str, t: Sequence[float], p: np.ndarray, start_mm: tuple[flo
         at_rest = np.hypot(*(p_arr - np.asarray(end_mm)).T) < 4.0 * noise_mm
         while n_moving > 2 and at_rest[n_moving - 1] and at_rest[n_moving - 2]:
             n_moving -= 1
-    bounds = optimal_partition(t_arr[:n_moving], p_arr[:n_moving], noise_mm, max_pieces)
+    bounds = optimal_partition(t_arr[:n_moving], p_arr[:n_moving], noise_mm, max_pieces,
+                               decel)
     bounds[-1] = (bounds[-1][0], len(t_arr))
     slides: list[Slide] = []
     for k, (lo, hi) in enumerate(bounds):
@@ -199,23 +200,44 @@ def _extend(slide: Slide, t: np.ndarray) -> np.ndarray:
     return c0 + np.outer(tau, c[0]) + np.outer(tau * tau, c[1])
 
 
-def _segment_sse(t: np.ndarray, p: np.ndarray) -> float:
-    """Misfit of a quadratic path (per axis) through the points; exact for ≤ 3 points."""
+def _segment_sse(t: np.ndarray, p: np.ndarray, decel: float | None) -> float:
+    """Misfit of one physical slide through the points: a straight path, along which the
+    coin slows at the friction deceleration.  A kink (an impact) fits neither.
+
+    Without a deceleration, a quadratic path per axis (exact for ≤ 3 points).
+    """
     n = len(t)
-    if n <= 3:
+    if decel is None:
+        if n <= 3:
+            return 0.0
+        tau = t - t.mean()
+        design = np.stack([np.ones(n), tau, tau * tau], axis=1)
+        _, res, _, _ = np.linalg.lstsq(design, p, rcond=None)
+        return float(res.sum()) if len(res) else 0.0
+    if n <= 2:
         return 0.0
-    tau = t - t.mean()
-    design = np.stack([np.ones(n), tau, tau * tau], axis=1)
-    _, res, _, _ = np.linalg.lstsq(design, p, rcond=None)
-    return float(res.sum()) if len(res) else 0.0
+    centred = p - p.mean(axis=0)
+    evals, evecs = np.linalg.eigh(centred.T @ centred)
+    across = float(max(evals[0], 0.0))  # Σ squared distances from the best straight line
+    u = evecs[:, 1]
+    s_along = centred @ u
+    sign = 1.0 if s_along[-1] >= s_along[0] else -1.0
+    tau = t - t[0]
+    # s(τ) = s0 + v τ − ½ a τ² (the coin slows along its path): linear in (s0, v).
+    target = s_along + sign * 0.5 * decel * tau * tau
+    design = np.stack([np.ones(n), tau], axis=1)
+    _, res, _, _ = np.linalg.lstsq(design, target, rcond=None)
+    return across + (float(res.sum()) if len(res) else 0.0)
 
 
 def optimal_partition(t: np.ndarray, p: np.ndarray, noise_mm: float,
-                      max_pieces: int = 10) -> list[tuple[int, int]]:
+                      max_pieces: int = 10, decel: float | None = None
+                      ) -> list[tuple[int, int]]:
     """Best split of observations into pieces (index ranges), penalising each break.
 
     cost = Σ SSE_piece / σ² + β · pieces, with β = 6 ln n (a BIC-like price: a break must
-    explain several σ² of misfit).  Pieces have at least 2 points.
+    explain several σ² of misfit).  Pieces have at least 2 points.  With the friction
+    deceleration, each piece is held to a physical slide (straight, slowing at μg).
     """
     n = len(t)
     if n < 4:
@@ -230,7 +252,7 @@ def optimal_partition(t: np.ndarray, p: np.ndarray, noise_mm: float,
         for i in range(0, j - min_len + 1):
             if best[i] == math.inf:
                 continue
-            cost = best[i] + _segment_sse(t[i:j], p[i:j]) / sigma2 + beta
+            cost = best[i] + _segment_sse(t[i:j], p[i:j], decel) / sigma2 + beta
             if cost < best[j]:
                 best[j] = cost
                 back[j] = i
