@@ -96,7 +96,8 @@ def _table(seed: int) -> dict:
 
 
 COUNTS = {"start": 8, "start_any": 8, "false_flip": 8, "flip_guard": 4, "flip_knight": 4,
-          "knight_suit": 4, "knight_side": 4, "identify": 8, "builtin_flip": 8,
+          "knight_suit": 4, "knight_side": 4, "identify": 8, "identify_flipped": 8,
+          "builtin_flip": 8,
           "spots_held": 8, "bare_spots_held": 8, "session_start": 1, "bare_session_start": 1}
 """How many trials each rate has per look."""
 
@@ -124,6 +125,7 @@ def measure(seeds: range) -> dict[str, float]:
             flipped = reader.check(coin, patch).flipped
             assert flipped == models.is_flipped(coin, patch)
             counts["flip_knight" if coin in SUITS else "flip_guard"] += bool(flipped)
+            counts["identify_flipped"] += reader.identify(patch, COINS).coin == coin
             counts["builtin_flip"] += builtin.check(coin, patch).flipped is True
         for frame, key in (("start", "spots_held"), ("bare", "bare_spots_held")):
             held = sum(coin_presence(p) >= PRESENT_SHARE for p in t[frame].values())
