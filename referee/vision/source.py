@@ -25,8 +25,10 @@ found again where they last rested: nothing is invented.
 from __future__ import annotations
 
 import contextlib
+import logging
 import math
 import queue
+import subprocess
 import threading
 import time
 from array import array
@@ -376,7 +378,7 @@ class CameraSource(_VisionSource):
         self._emitted = 0
         self._frames = 0
         self._t0: float | None = None
-        self._writer: cv2.VideoWriter | None = None
+        self._writer: Recorder | None = None
         self._size: tuple[int, int] | None = None
         self._last_jpeg_t = -1e9
         self.dropped_flicks = 0
@@ -429,8 +431,7 @@ class CameraSource(_VisionSource):
         if self._writer is None:
             Path(self.record_to).parent.mkdir(parents=True, exist_ok=True)
             self._size = (w, h)
-            self._writer = cv2.VideoWriter(self.record_to, cv2.VideoWriter_fourcc(*"mp4v"),
-                                           float(self.camera.fps), self._size)
+            self._writer = Recorder(self.record_to, float(self.camera.fps), self._size)
         if (w, h) != self._size:  # a camera that came back at another size
             image = cv2.resize(image, self._size)
         self._writer.write(image)
@@ -502,8 +503,58 @@ class CameraSource(_VisionSource):
         with contextlib.suppress(Exception):
             self.camera.close()
         if self._writer is not None:
-            self._writer.release()
+            self._writer.close()
             self._writer = None
+
+
+class Recorder:
+    """Writes a camera's frames to an MP4 that survives `kill -9` and can be read while it is
+    written: H.264 in fragments of one second, by the ffmpeg of `imageio-ffmpeg` in its own
+    process (which finishes the file when this one dies).  Without it, OpenCV's mp4v writer
+    (readable only once closed)."""
+
+    def __init__(self, path: str, fps: float, size: tuple[int, int]) -> None:
+        self.path, self.size = path, size
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._cv: cv2.VideoWriter | None = None
+        try:
+            import imageio_ffmpeg
+
+            exe = imageio_ffmpeg.get_ffmpeg_exe()
+        except (ImportError, RuntimeError):
+            self._cv = cv2.VideoWriter(path, cv2.VideoWriter_fourcc(*"mp4v"), fps, size)
+            return
+        keyframes = str(max(1, round(fps)))
+        self._proc = subprocess.Popen(
+            [exe, "-loglevel", "error", "-y", "-f", "rawvideo", "-pix_fmt", "bgr24",
+             "-s", f"{size[0]}x{size[1]}", "-r", f"{fps:g}", "-i", "-", "-an",
+             "-c:v", "libx264", "-preset", "ultrafast", "-crf", "23", "-pix_fmt", "yuv420p",
+             "-g", keyframes, "-movflags", "frag_keyframe+empty_moov+default_base_moof",
+             "-flush_packets", "1", path],
+            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def write(self, image: np.ndarray) -> None:
+        if self._cv is not None:
+            self._cv.write(image)
+        elif self._proc is not None and self._proc.stdin is not None:
+            try:
+                self._proc.stdin.write(np.ascontiguousarray(image).tobytes())
+            except BrokenPipeError:  # ffmpeg died: what it wrote stays readable
+                logging.getLogger(__name__).error("recording %s stopped: ffmpeg died",
+                                                  self.path)
+                self._proc = None
+
+    def close(self) -> None:
+        if self._cv is not None:
+            self._cv.release()
+        if self._proc is not None:
+            with contextlib.suppress(OSError):
+                if self._proc.stdin is not None:
+                    self._proc.stdin.close()
+            try:
+                self._proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self._proc.kill()
 
 
 class _FrameFeed:

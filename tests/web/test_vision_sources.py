@@ -19,7 +19,7 @@ import pytest
 from referee.events import Event, read_events
 from referee.session import Referee
 from referee.store import SessionStore
-from referee.vision.capture import CameraLost, Frame
+from referee.vision.capture import CameraLost, Frame, VideoError
 from referee.vision.source import CameraSource, VideoFrames, VideoSource
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -245,3 +245,41 @@ def test_a_vanished_camera_pauses_reconnects_and_invents_no_event(
     assert recent is not None and recent[:2] == b"\xff\xd8", "the last seconds, for disputes"
     assert src.frame_jpeg(24, 320) is None and src.frame_jpeg(99) is None
     assert len(opened) >= 4 and set(opened) == {0}  # 1 start + 3 tries to reopen, or more
+
+
+def test_a_recording_survives_kill_9_and_reads_while_written(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    video = tmp_path / "live.mp4"
+    script = (
+        "import os, sys, time, numpy as np\n"
+        "from referee.vision.source import Recorder\n"
+        f"r = Recorder({str(video)!r}, 30.0, (320, 240))\n"
+        "for n in range(90):\n"
+        "    r.write(np.full((240, 320, 3), n * 2, np.uint8))\n"
+        "r._proc.stdin.flush()\n"
+        "print('written', flush=True)\n"
+        "time.sleep(60)\n")
+    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE,
+                            cwd=str(ROOT))
+    assert proc.stdout is not None and proc.stdout.readline().strip() == b"written"
+
+    def readable(n: int) -> bool:
+        frames = VideoFrames(video)
+        try:
+            return frames.jpeg(n) is not None
+        except VideoError:
+            return False  # ffmpeg has not written its header yet
+        finally:
+            frames.close()
+
+    wait_for(lambda: readable(29), timeout=20)  # while it is written
+    proc.kill()  # SIGKILL: the referee dies, ffmpeg finishes the file
+    proc.wait()
+    proc.stdout.close()
+    wait_for(lambda: readable(89), timeout=20)
+    frames = VideoFrames(video)
+    image = frames.image(60)
+    assert image is not None and abs(float(image.mean()) - 120) < 6
+    frames.close()
