@@ -13,6 +13,7 @@ Refit the built-in side model:  .venv/bin/python -m tests.calibration.test_faces
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -225,6 +226,69 @@ def test_profile_faces_section_is_optional_and_validated(tmp_path: object) -> No
                                                               "faces": {"moons": [1.0]}}}}
     with pytest.raises(ProfileError, match="faces"):
         profile_from_json(data)
+
+
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_videos"
+CLIPS = ("gate-run", "strike", "capture", "off-table")
+"""Every sample clip: each starts at the session start, so `referee calibrate` learns faces."""
+
+
+def sample_clip_rates(folder: Path, every: int = 10) -> tuple[int, int, int]:
+    """`referee calibrate` a sample clip, then read every resting, unhidden coin at its true
+    place every `every` frames: (readings, coin identified among all 8, read as flipped)."""
+    import csv
+
+    import cv2
+
+    from calibration.pipeline import calibrate_still
+    from calibration.source import read_still
+
+    still = read_still(folder / "video.mp4")
+    profile = calibrate_still(still.image, LAYOUT, (863.6, 863.6))
+    faces = CoinFaces.from_profile(profile)
+    track: dict[str, dict[float, np.ndarray]] = {}
+    with open(folder / "tracks.csv", encoding="utf-8") as f:
+        for row in csv.DictReader(f):
+            track.setdefault(row["coin"], {})[float(row["t"])] = np.array(
+                [float(row["x_mm"]), float(row["y_mm"])])
+    truth = [json.loads(line) for line in (folder / "video.truth.jsonl").read_text().split("\n")
+             if line.strip()]
+    cap = cv2.VideoCapture(str(folder / "video.mp4"))
+    total = right = flipped = 0
+    for frame_truth in truth:
+        ok, frame = cap.read()
+        if not ok:
+            break
+        if frame_truth["frame"] % every:
+            continue
+        for coin in frame_truth["coins"]:
+            times = sorted(track[coin["coin"]])
+            k = int(np.argmin(np.abs(np.subtract(times, frame_truth["t"]))))
+            if (not coin["visible"] or coin["occluded"] > 0 or coin["face"] != coin["coin"]
+                    or k == 0):
+                continue
+            here, before = track[coin["coin"]][times[k]], track[coin["coin"]][times[k - 1]]
+            if np.linalg.norm(here - before) / (times[k] - times[k - 1]) > 20.0:
+                continue  # moving: motion blur is vision's to handle
+            crop = faces.crop(frame, profile.plane, here)
+            total += 1
+            right += faces.identify(crop, COINS).coin == coin["coin"]
+            flipped += bool(faces.check(coin["coin"], crop).flipped)
+    cap.release()
+    return total, right, flipped
+
+
+@pytest.mark.skipif(not (SAMPLES / CLIPS[0] / "video.mp4").is_file(),
+                    reason="sample videos absent")
+def test_faces_learned_by_calibration_read_the_sample_clips() -> None:
+    """End to end on every sample clip: calibrated from its start (no lens), then every
+    resting coin re-identified and not taken for flipped.  Measured 742/746 identified and
+    13/746 read as flipped; floors 99 % and ceiling 2.5 %."""
+    counts = np.array([sample_clip_rates(SAMPLES / clip) for clip in CLIPS]).sum(axis=0)
+    total, right, flipped = (int(v) for v in counts)
+    assert total > 600
+    assert right / total >= 0.99, (right, total)
+    assert flipped / total <= 0.025, (flipped, total)
 
 
 def fit_side(seeds: range) -> None:
