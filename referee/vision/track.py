@@ -31,6 +31,10 @@ GATE_CHI2 = 18.4
 MAX_SPEED_MM_S = 4000.0
 """No flicked coin goes faster; bounds the second-round search."""
 UNMATCHED = 1e9
+LOST_S = 0.25
+"""A coin unseen this long has a belief too vague for the χ² gate; it waits for round 2."""
+STAYED_MM = 8.0
+"""A coin seen again this close to where a hand hid it is taken to have stayed there."""
 
 
 @dataclass
@@ -87,8 +91,8 @@ class Tracker:
         if n and coins:
             cost = np.full((len(coins), n), UNMATCHED)
             for i, coin in enumerate(coins):
-                if self.tracks[coin].hidden:
-                    continue  # under a hand: its belief is too vague to gate on (round 2)
+                if self.tracks[coin].hidden or t - self.tracks[coin].last_seen > LOST_S:
+                    continue  # under a hand or long unseen: too vague to gate on (round 2)
                 f = self.tracks[coin].filter
                 for j in range(n):
                     d2 = f.mahalanobis2(t, detections.center_mm[j])
@@ -110,7 +114,7 @@ class Tracker:
                     track.filter.x[2:] = 0.0
                 continue
             z = detections.center_mm[j]
-            if track.hidden or t - track.last_seen > 0.25:
+            if track.hidden or t - track.last_seen > LOST_S:
                 track.filter.reseed(t, z, np.zeros(2))
             else:
                 track.filter.step(t, z)
@@ -142,9 +146,14 @@ class Tracker:
                 look_cost = 0.0
                 if track.look is not None and detections.look.shape[1] == len(track.look):
                     look_cost = float(np.linalg.norm(detections.look[j] - track.look))
-                # Hidden coins come back anywhere: their look decides more than distance.
-                cost[i, k] = (d / 50.0 + 20.0 * look_cost) if track.hidden else (
-                    d / 10.0 + 5.0 * look_cost)
+                if track.hidden and d < STAYED_MM:
+                    cost[i, k] = d / 50.0  # back where the hand hid it: it did not move
+                elif track.hidden:
+                    # Flicked from under the fingers, or moved by hand anywhere: nearer is
+                    # likelier, and the look (blurred while it slides) breaks the ties.
+                    cost[i, k] = d / 20.0 + 10.0 * look_cost + 1.0
+                else:
+                    cost[i, k] = d / 10.0 + 5.0 * look_cost
         rows, cols = linear_sum_assignment(cost)
         for i, k in zip(rows, cols, strict=True):
             if cost[i, k] >= UNMATCHED:
