@@ -25,19 +25,18 @@ from tests.e2e.conftest import PIN, ROOT, Served, checked_page
 
 CLIP = "gate-run"
 """The clip replayed.  Every sample clip was tried (`referee calibrate`, `referee analyze`,
-`referee adjudicate`, against `events.jsonl` adjudicated) on 2026-11-22 after the clips were
-re-encoded in H.264: none gives the true rulings yet; this one is short and its truth (two
-scoring crossings) is a clear scoreboard change."""
+`referee adjudicate`, against `events.jsonl` adjudicated) on 2026-11-22 at 05:35 UTC with the
+vision of that moment: none gives the true rulings yet; this one comes closest (both scores
+right), is short, and its truth (two scoring crossings) is a clear scoreboard change."""
 MISREAD = {
-    "gate-run": "vision swaps coins' identities at 1.03-1.9 s (lifts and places of moons, ace "
-                "and suns that never happened) and then reads the flick of moons as one that "
-                "leaves the table: no score",
-    "strike": "vision swaps moons and ace at 1.03 s and reads the flick of moons as one of "
-              "suns hitting tower-2: no score, no strike",
-    "capture": "vision reads 141 events (flicks of moons and ace at once at 1.0 s, ...) "
-               "where the truth has 19: no capture",
-    "off-table": "vision invents lifts and places of suns and reads arms pushing moons off the "
-                 "table as well",
+    "gate-run": "vision reads both scores right, but sees the Suns knight lifted and put down "
+                "by hand as Moons passes (3.17-3.2 s, 4.37-4.4 s): two extra reject rulings",
+    "strike": "vision sees a lift and place of Moons at 1.77-2.2 s that never happened, and "
+              "the flick of Moons hitting post-12 instead of striking Crowns",
+    "capture": "vision reads both scores, then extra hand placements and a wrong-coin foul "
+               "instead of guard 2 capturing Moons",
+    "off-table": "vision reads Arms leaving the table, but with extra flicks and placements of "
+                 "Moons",
 }
 VIDEO = ROOT / "sample_videos" / CLIP / "video.mp4"
 TRUTH = ROOT / "sample_videos" / CLIP / "events.jsonl"
