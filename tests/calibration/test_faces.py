@@ -114,7 +114,7 @@ def measure(seeds: range) -> dict[str, float]:
         for coin, patch in t["again"].items():
             counts["start"] += models.classify(patch, coin)[0] == coin
             counts["start_any"] += models.classify(patch)[0] == coin
-            counts["false_flip"] += models.is_flipped(coin, patch)
+            counts["false_flip"] += reader.check(coin, patch).flipped is True
             reading = reader.identify(patch, COINS)
             counts["identify"] += reading.coin == coin and reading.flipped is False
             counts["builtin_flip"] += builtin.check(coin, patch).flipped is False
@@ -124,8 +124,8 @@ def measure(seeds: range) -> dict[str, float]:
                 counts["knight_side"] += side == "suit"
         for coin, patch in t["flipped"].items():
             flipped = reader.check(coin, patch).flipped
-            assert flipped == models.is_flipped(coin, patch)
-            counts["flip_knight" if coin in SUITS else "flip_guard"] += bool(flipped)
+            assert flipped in (None, models.is_flipped(coin, patch))
+            counts["flip_knight" if coin in SUITS else "flip_guard"] += flipped is True
             counts["identify_flipped"] += reader.identify(patch, COINS).coin == coin
             counts["builtin_flip"] += builtin.check(coin, patch).flipped is True
         for frame, key in (("start", "spots_held"), ("bare", "bare_spots_held")):
@@ -283,12 +283,12 @@ def sample_clip_rates(folder: Path, every: int = 10) -> tuple[int, int, int]:
 def test_faces_learned_by_calibration_read_the_sample_clips() -> None:
     """End to end on every sample clip: calibrated from its start (no lens), then every
     resting coin re-identified and not taken for flipped.  Measured 742/746 identified and
-    13/746 read as flipped; floors 99 % and ceiling 2.5 %."""
+    10/746 read as flipped; floor 99 %, ceiling 2 %."""
     counts = np.array([sample_clip_rates(SAMPLES / clip) for clip in CLIPS]).sum(axis=0)
     total, right, flipped = (int(v) for v in counts)
     assert total > 600
     assert right / total >= 0.99, (right, total)
-    assert flipped / total <= 0.025, (flipped, total)
+    assert flipped / total <= 0.02, (flipped, total)
 
 
 def fit_side(seeds: range) -> None:
