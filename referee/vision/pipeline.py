@@ -11,6 +11,7 @@ lifted and placed.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
@@ -22,12 +23,18 @@ from referee.layout import Layout
 from referee.vision.capture import Frame
 from referee.vision.detect import CoinDetector, DetectorConfig, PixelMapping
 from referee.vision.kalman import MotionModel
-from referee.vision.reconstruct import reconstruct
+from referee.vision.reconstruct import FlickWindow, reconstruct
 from referee.vision.track import Tracker
+from referee.vision.trajectory import Motion, Slide
 from referee.vision.windows import find_windows
 
 PLACE_MOVE_MM = 5.0
-"""A coin that reappears this far from where a hand hid it was moved by hand."""
+"""A coin that reappears this far from where a hand hid it was moved (flicked or carried)."""
+HIDDEN_FLICK_S = 0.6
+"""A coin back from under a hand this soon was flicked there, not carried: lifting, carrying
+and putting down a coin hides it longer."""
+HIDDEN_FLICK_MM = 150.0
+"""…and a flick under the fingers is short (a longer slide would come out into view)."""
 
 
 @dataclass
@@ -70,7 +77,8 @@ class Pipeline:
         self.vacated: dict[str, tuple[float, float]] = {}
         """Where each coin stood at the session start, until the detector has learnt the
         cloth there (the empty table was only inpainted under it)."""
-        self.placed: list[tuple[str, float, float, tuple[float, float]]] = []
+        self.placed: list[tuple[str, float, float, tuple[float, float],
+                                tuple[float, float]]] = []
         """Coins that came back elsewhere from under a hand: lifted and placed, unless a
         flick moved them meanwhile (decided when the flick window closes)."""
 
@@ -114,7 +122,7 @@ class Pipeline:
             if coin in self.hidden_since:
                 t_hid, where = self.hidden_since.pop(coin)
                 if np.hypot(p[0] - where[0], p[1] - where[1]) > PLACE_MOVE_MM:
-                    self.placed.append((coin, t_hid, frame.t, p))
+                    self.placed.append((coin, t_hid, frame.t, where, p))
             self.tracks[coin].append((frame.t, p[0], p[1]))
         self._learn_vacated(hands)
         moving = any(t.speed_mm_s > 30.0 for t in self.tracker.tracks.values())
@@ -147,15 +155,22 @@ class Pipeline:
                    if min(m.t_start for m in w.motions.values()) > self.closed_until]
         self.closed_until = t
         self.active = False
+        flicked = [(c, m.t_start) for w in windows for c, m in w.motions.items()]
+        hidden: dict[str, Motion] = {}
         out: list[ev.Event] = []
-        for window in windows:
-            out += reconstruct(window, self.layout)
-        flicked = [(e.coin, e.t) for e in out if isinstance(e, ev.Flick)]
-        for coin, t_hid, t_back, p in self.placed:
+        for coin, t_hid, t_back, where, p in self.placed:
             if any(c == coin and t_hid - 0.5 <= tf <= t_back + 0.5 for c, tf in flicked):
-                continue  # flicked from under the fingertip, not moved by hand
+                continue  # flicked from under the fingertip and seen sliding
+            if t_back - t_hid < HIDDEN_FLICK_S and math.dist(where, p) < HIDDEN_FLICK_MM:
+                hidden[coin] = hidden_slide(coin, where, p, t_hid, t_back,
+                                            self.config.decel_mm_s2)
+                continue
             out += [ev.Lift(round(t_hid, 4), coin),
                     ev.Place(round(t_back, 4), coin, (round(p[0], 2), round(p[1], 2)))]
+        if hidden:
+            windows = self._with_hidden(windows, hidden, t)
+        for window in windows:
+            out += reconstruct(window, self.layout)
         self.placed = []
         for e in out:
             if isinstance(e, ev.OffTable) and self.tracker is not None:
@@ -164,9 +179,36 @@ class Pipeline:
             self.tracks[coin] = [o for o in obs if o[0] >= t - self.config.history_s]
         return out
 
+    def _with_hidden(self, windows: list[FlickWindow], hidden: dict[str, Motion],
+                     t: float) -> list[FlickWindow]:
+        """The windows with the coins flicked unseen added to the last (or to a new one)."""
+        assert self.tracker is not None
+        if windows:
+            last = windows[-1]
+            rest = {c: p for c, p in last.rest_mm.items() if c not in hidden}
+            return [*windows[:-1], FlickWindow({**last.motions, **hidden}, rest, last.frame_dt,
+                                               last.noise_mm, last.t_settled)]
+        rest = {c: track.position_mm for c, track in self.tracker.tracks.items()
+                if c not in hidden and not track.gone}
+        return [FlickWindow(hidden, rest, 1.0 / self.fps, self.config.noise_mm, t)]
+
     def finish(self, t: float) -> list[ev.Event]:
         """Close a flick still open when the video ends."""
         return self._close(t + self.config.dwell_s) if self.active or self.placed else []
+
+
+def hidden_slide(coin: str, start: tuple[float, float], end: tuple[float, float], t_hid: float,
+                 t_back: float, decel: float) -> Motion:
+    """The one slide that takes a coin from `start` to rest at `end`, flicked while a hand
+    hid it: its path is exact (straight, slowing at μg), its time is known only to lie in
+    the hidden interval, so it is put in the middle of the times it could have had."""
+    d = math.dist(start, end)
+    v0 = math.sqrt(2.0 * decel * d)
+    duration = v0 / decel
+    t0 = 0.5 * (t_hid + max(t_hid, t_back - duration))
+    u = ((end[0] - start[0]) / d, (end[1] - start[1]) / d)
+    slide = Slide(t0, start, (v0 * u[0], v0 * u[1]), decel, t0 + duration)
+    return Motion(coin, [slide], start, end)
 
 
 def run(frames: Iterable[Frame], pipeline: Pipeline) -> Iterator[ev.Event]:
