@@ -24,6 +24,9 @@ from referee import events as ev
 from referee.layout import Layout
 from referee.vision.trajectory import Motion, quadratic_roots
 
+MAX_REBOUND_GAP_MM = 12.0
+"""How far a struck coin may travel unseen to a piece beside it before it rebounds."""
+
 
 @dataclass(frozen=True)
 class FlickWindow:
@@ -42,6 +45,7 @@ def reconstruct(window: FlickWindow, layout: Layout) -> list[ev.Event]:
     out: list[tuple[float, int, ev.Event]] = []
     sigma_t = window.frame_dt / 4.0
     touches = _touches(window, layout)
+    touches += _rebounds(window, layout, touches)
     struck: set[str] = set()
     for touch in touches:
         if touch["piece"] is None:
@@ -201,6 +205,53 @@ def _touches(window: FlickWindow, layout: Layout) -> list[dict]:
                           "confidence": confidence})
     found.sort(key=lambda f: f["t"])
     return _dedupe(found)
+
+
+def _rebounds(window: FlickWindow, layout: Layout, touches: list[dict]) -> list[dict]:
+    """Hits of a struck coin on a piece beside it, sooner than a frame could show.
+
+    A spin-free impact pushes the struck coin along the line of centres.  When the coin is
+    then seen leaving in another direction, or not moving at all, it met something on the
+    way: follow the line of centres from its resting place; a tower or tile within a few
+    millimetres is what it hit.
+    """
+    found: list[dict] = []
+    r = layout.coin_mm / 2.0
+    for touch in touches:
+        if touch["piece"] is not None:
+            continue
+        struck = next((c for c in (touch["a"], touch["b"]) if c not in touch["moving"]), None)
+        if struck is None:
+            continue
+        striker = touch["b"] if struck == touch["a"] else touch["a"]
+        motion = window.motions.get(struck)
+        rest = np.asarray(motion.start_mm if motion else window.rest_mm[struck], float)
+        normal = rest - _position(window, striker, touch["t"])
+        normal /= max(float(np.hypot(*normal)), 1e-9)
+        if motion is not None:
+            seen = np.asarray(motion.slides[0].v0, float)
+            if float(seen @ normal) > 0.9 * float(np.hypot(*seen)):
+                continue  # it left along the line of centres: nothing in between
+        # (a struck coin seen not to move at all was stopped at once)
+        steps = np.linspace(0.0, MAX_REBOUND_GAP_MM, 121)
+        path = rest + np.outer(steps, normal)
+        for piece in layout.pieces.values():
+            gap = square_distance(path, piece.center_mm, piece.size_mm, piece.angle_deg) - r
+            closed = np.nonzero(gap <= 0.0)[0]
+            if not len(closed):
+                continue
+            speed = max(float(touch["speed"]), 1.0)
+            t_hit = touch["t"] + float(steps[closed[0]]) / speed
+            if any(f["a"] == struck and f["piece"] == piece.name
+                   and abs(f["t"] - t_hit) < window.frame_dt for f in [*touches, *found]):
+                break  # the same impact, already seen or inferred
+            found.append({"t": t_hit, "a": struck, "b": None, "piece": piece.name,
+                          "moving": [struck], "speed": speed,
+                          "frames": [math.floor(t_hit / window.frame_dt),
+                                     math.ceil(t_hit / window.frame_dt)],
+                          "gap": round(float(steps[closed[0]]), 2), "confidence": 0.8})
+            break
+    return found
 
 
 def _dedupe(found: list[dict]) -> list[dict]:
