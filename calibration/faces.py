@@ -88,8 +88,9 @@ def coin_patch(frame: np.ndarray, plane: ToPixels, center_mm: Sequence[float],
                                borderMode=cv2.BORDER_REPLICATE)
 
 
-def _centre(lab: np.ndarray) -> tuple[float, float]:
-    """The coin's centre in its patch: the centroid of what differs from the cloth around it.
+def patch_centre(lab: np.ndarray) -> tuple[float, float]:
+    """The coin's centre in its patch (Lab, float32): the centroid of what differs from the
+    cloth around it.
 
     Corrects the coin top's parallax (it stands a coin's thickness above the table plane) and
     small errors in the given position.
@@ -143,7 +144,7 @@ def look_of(patch: np.ndarray) -> CoinLook:
     """The rotation-invariant look of a coin patch (see `coin_patch`)."""
     lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float32)
     size = patch.shape[0]
-    cx, cy = _centre(lab)
+    cx, cy = patch_centre(lab)
     r = _radii(size, (cx, cy))
     inside = r < RINGS[-1]
     pixels = lab[inside]

@@ -34,7 +34,14 @@ from calibration.faces import (
 from calibration.intrinsics import Intrinsics
 from calibration.plane import TablePlane
 from calibration.profile import ProfileError, profile_from_json
-from calibration.session_start import PRESENT_SHARE, QUORUM, coin_presence, start_spots_mm
+from calibration.session_start import (
+    PRESENT_SHARE,
+    QUORUM,
+    coin_presence,
+    learn_session_start,
+    locate_coin,
+    start_spots_mm,
+)
 from referee.layout import SUITS, castle_croquetnole_layout
 from referee.sim.look import DARK_SUITS, Look
 from referee.sim.render import Renderer
@@ -228,6 +235,52 @@ def test_profile_faces_section_is_optional_and_validated(tmp_path: object) -> No
         profile_from_json(data)
 
 
+def displaced_start(seeds: range, off_mm: float = 6.0) -> tuple[float, float, float]:
+    """Coins set out `off_mm` from their start spots (random directions): (share read right
+    among all faces when learned by `learn_session_start`, the same when learned at the spots
+    themselves, median error of `locate_coin` in mm)."""
+    located = nominal = total = 0
+    errors = []
+    for seed in seeds:
+        look = Look() if seed == 0 else Look.random(seed)
+        renderer = Renderer(LAYOUT, look, (1280, 720))
+        cam = renderer.camera
+        plane = TablePlane(cam.homography_mm_to_px(), Intrinsics(
+            cam.camera_matrix, cam.dist_coeffs.reshape(1, -1), cam.size))
+        rng = np.random.default_rng(100 + seed)
+        turns = rng.uniform(0, 2 * np.pi, len(STARTS))
+        moved = {c: (p[0] + off_mm * np.cos(a), p[1] + off_mm * np.sin(a))
+                 for (c, p), a in zip(sorted(STARTS.items()), turns, strict=True)}
+
+        def frame(index: int, moved: dict = moved, rng: np.random.Generator = rng,
+                  renderer: Renderer = renderer) -> np.ndarray:
+            coins = tuple(CoinPose(c, moved[c], float(rng.uniform(0, 360)), c)
+                          for c in sorted(moved))
+            return renderer.frame(_Still(coins), index)
+
+        start, again = frame(0), frame(3)
+        models, _note = learn_session_start(start, plane, LAYOUT, _pack(look))
+        at_spots = learn_faces([start], plane, STARTS, coin_mm=LAYOUT.coin_mm, pack=_pack(look))
+        assert models is not None
+        for coin, where in moved.items():
+            found = locate_coin(start, plane, STARTS[coin], LAYOUT.coin_mm)
+            errors.append(float(np.linalg.norm(found - np.array(where))))
+            patch = coin_patch(again, plane, where, LAYOUT.coin_mm)
+            total += 1
+            located += models.classify(patch)[0] == coin
+            nominal += at_spots.classify(patch)[0] == coin
+    return located / total, nominal / total, float(np.median(errors))
+
+
+def test_coins_set_out_off_their_spots_are_found_in_their_start_zone() -> None:
+    """Players put coins in the start zone, not on the spot: 6 mm off, looks 0–7 (every one).
+    Measured: 93.8 % read right (nearest of all faces) when learned where they were found,
+    62.5 % when learned at the spots; located within 0.47 mm (median)."""
+    located, nominal, error = displaced_start(range(8))
+    assert located >= 0.93 and nominal < located, (located, nominal)
+    assert error < 1.0
+
+
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_videos"
 CLIPS = ("gate-run", "strike", "capture", "off-table")
 """Every sample clip: each starts at the session start, so `referee calibrate` learns faces."""
@@ -282,13 +335,13 @@ def sample_clip_rates(folder: Path, every: int = 10) -> tuple[int, int, int]:
                     reason="sample videos absent")
 def test_faces_learned_by_calibration_read_the_sample_clips() -> None:
     """End to end on every sample clip: calibrated from its start (no lens), then every
-    resting coin re-identified and not taken for flipped.  Measured 742/746 identified and
-    10/746 read as flipped; floor 99 %, ceiling 2 %."""
+    resting coin re-identified and not taken for flipped.  Measured 739/746 identified and
+    3/746 read as flipped; floor 99 %, ceiling 1 %."""
     counts = np.array([sample_clip_rates(SAMPLES / clip) for clip in CLIPS]).sum(axis=0)
     total, right, flipped = (int(v) for v in counts)
     assert total > 600
     assert right / total >= 0.99, (right, total)
-    assert flipped / total <= 0.02, (flipped, total)
+    assert flipped / total <= 0.01, (flipped, total)
 
 
 def fit_side(seeds: range) -> None:
