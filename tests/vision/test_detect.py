@@ -1,0 +1,108 @@
+"""The coin detector on synthetic top-down frames with known answers.
+
+A linear mapping (0.75 px a millimetre, the table's centre in the image's) and flat cloth with
+noise: coins are discs at known places, shadows are the cloth dimmed alike in every channel.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from referee.layout import castle_croquetnole_layout
+from referee.vision.detect import CoinDetector, PixelMapping
+from referee.vision.pipeline import start_spots
+
+LAYOUT = castle_croquetnole_layout()
+SCALE = 0.75
+SIZE = (1280, 720)
+NAVY = (80, 52, 28)  # BGR
+BLACK_COIN = (16, 16, 16)
+LIGHT_COIN = (225, 235, 240)
+
+
+def mapping() -> PixelMapping:
+    centre = np.array([SIZE[0] / 2, SIZE[1] / 2])
+    return PixelMapping(lambda px: (np.asarray(px, float) - centre) / SCALE,
+                        lambda mm: np.asarray(mm, float) * SCALE + centre)
+
+
+def to_px(p_mm: tuple[float, float]) -> tuple[int, int, int]:
+    """A point in 1/16 px fixed point, for OpenCV's sub-pixel drawing (shift=4)."""
+    px = mapping().to_pixels(np.asarray([p_mm], float))[0]
+    return round(px[0] * 16), round(px[1] * 16), 4
+
+
+def frame(coins: dict[tuple[float, float], tuple[int, int, int]], seed: int,
+          shadows: tuple[tuple[tuple[float, float], float, float], ...] = ()) -> np.ndarray:
+    """Cloth with noise, discs at `coins` (mm → BGR), and shadows (centre, radius mm, dim)."""
+    rng = np.random.default_rng(seed)
+    img = np.empty((SIZE[1], SIZE[0], 3), np.float32)
+    img[:] = NAVY
+    for centre, radius_mm, dim in shadows:
+        mask = np.zeros(img.shape[:2], np.uint8)
+        x, y, s = to_px(centre)
+        cv2.circle(mask, (x, y), round(radius_mm * SCALE * 16), 255, -1, cv2.LINE_AA, s)
+        img *= 1.0 - dim * (mask[..., None] / 255.0)
+    for centre, colour in coins.items():
+        x, y, s = to_px(centre)
+        cv2.circle(img, (x, y), round(LAYOUT.coin_mm / 2 * SCALE * 16), colour, -1,
+                   cv2.LINE_AA, s)
+    img += rng.normal(0.0, 2.0, img.shape)
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+@pytest.fixture()
+def detector() -> CoinDetector:
+    spots = start_spots(LAYOUT)
+    det = CoinDetector(mapping(), LAYOUT, SIZE)
+    det.learn_empty_table(frame({p: LIGHT_COIN for p in spots.values()}, 0), spots.values())
+    return det
+
+
+def nearest(found: np.ndarray, p: tuple[float, float]) -> float:
+    return float(np.min(np.hypot(*(found - np.asarray(p)).T))) if len(found) else np.inf
+
+
+def test_light_coins_found_where_they_are(detector: CoinDetector) -> None:
+    spots = start_spots(LAYOUT)
+    found, hands = detector.detect(frame({p: LIGHT_COIN for p in spots.values()}, 1))
+    assert len(found) == len(spots) and not hands.any()
+    assert max(nearest(found.center_mm, p) for p in spots.values()) < 0.4
+
+
+def test_a_black_coin_on_navy_cloth_is_a_coin_and_a_shadow_is_not(
+        detector: CoinDetector) -> None:
+    spots = start_spots(LAYOUT)
+    coins = {p: LIGHT_COIN for p in spots.values()}
+    black = (120.0, 60.0)
+    coins[black] = BLACK_COIN
+    shadow = (-150.0, 60.0)
+    found, _ = detector.detect(frame(coins, 2, shadows=((shadow, LAYOUT.coin_mm / 2, 0.45),)))
+    assert nearest(found.center_mm, black) < 0.3
+    assert nearest(found.center_mm, shadow) > LAYOUT.coin_mm
+    assert len(found) == len(spots) + 1
+
+
+def test_a_coin_in_a_hands_shadow_is_still_found(detector: CoinDetector) -> None:
+    spots = start_spots(LAYOUT)
+    coins = {p: LIGHT_COIN for p in spots.values()}
+    coin = (150.0, -100.0)
+    coins[coin] = LIGHT_COIN
+    found, _ = detector.detect(frame(coins, 3, shadows=(((150.0, -100.0), 40.0, 0.4),)))
+    assert nearest(found.center_mm, coin) < 0.3
+    assert len(found) == len(spots) + 1
+
+
+def test_forgetting_a_place_learns_the_cloth_there(detector: CoinDetector) -> None:
+    spots = start_spots(LAYOUT)
+    moved = dict(spots)
+    coin, place = next(iter(spots.items()))
+    moved[coin] = (place[0] + 100.0, place[1])
+    image = frame({p: LIGHT_COIN for p in moved.values()}, 4)
+    detector.detect(image)
+    detector.forget(place)
+    found, _ = detector.detect(image)
+    assert nearest(found.center_mm, place) > LAYOUT.coin_mm
+    assert len(found) == len(spots)

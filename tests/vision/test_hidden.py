@@ -1,0 +1,44 @@
+"""Coins a hand hides: flicked unseen under the fingers, or back in place after the hand."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from referee.vision.detections import Detections
+from referee.vision.pipeline import hidden_slide
+from referee.vision.track import Tracker
+
+DECEL = 0.30 * 9806.65
+
+
+def test_a_flick_under_the_fingers_is_one_exact_slide_inside_the_hidden_interval() -> None:
+    motion = hidden_slide("ace", (0.0, 0.0), (30.0, 40.0), t_hid=7.0, t_back=7.5, decel=DECEL)
+    (slide,) = motion.slides
+    assert slide.t0 >= 7.0 and slide.t_stop <= 7.5
+    assert np.allclose(motion.position(slide.t_stop + 1.0), (30.0, 40.0), atol=1e-9)
+    assert np.allclose(motion.position(slide.t0), (0.0, 0.0), atol=1e-9)
+    assert math.isclose(slide.speed0, math.sqrt(2 * DECEL * 50.0))
+
+
+def test_a_hidden_coin_back_in_place_keeps_its_identity_over_a_better_look() -> None:
+    tracker = Tracker({"moons": (0.0, 0.0), "ace": (100.0, 0.0)}, 0.0,
+                      looks={"moons": np.array([0.1, 0.1, 0.1]),
+                             "ace": np.array([0.9, 0.9, 0.9])})
+    for t in (0.1, 0.2, 0.3):  # a hand covers both
+        tracker.update(t, Detections.empty(), covered=lambda p: True)
+    assert tracker.tracks["moons"].hidden and tracker.tracks["ace"].hidden
+    # Moons comes back where it was, but its look (blurred, half hidden) is ace's.
+    back = Detections(np.array([[1.0, 0.5]]), look=np.array([[0.9, 0.9, 0.9]]))
+    assigned = tracker.update(0.4, back, covered=lambda p: True)
+    assert assigned == {"moons": 0}
+
+
+def test_a_coin_long_unseen_cannot_take_a_sliding_coin_through_the_gate() -> None:
+    tracker = Tracker({"moons": (0.0, 0.0), "ace": (0.0, -300.0)}, 0.0)
+    for k in range(1, 12):  # ace unseen (not covered): its belief grows vague
+        tracker.update(k / 30, Detections(np.array([[0.0, 0.0]])), covered=lambda p: False)
+    sliding = Detections(np.array([[0.0, 60.0], [0.0, -300.0]]))
+    assigned = tracker.update(12 / 30, sliding, covered=lambda p: False)
+    assert assigned["ace"] == 1
