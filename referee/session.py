@@ -749,6 +749,9 @@ class SessionRunner:
                              if e.src_index is not None]
                     start_index = later[0] if later else self._source_count()
                     start_t = self.events[self.cursor - 1].t if self.cursor else 0.0
+                    last_frame = self.store.last_frame(self.id) if self.at_head else None
+                    if last_frame is not None:  # a restart: the clock goes on from there
+                        start_t = max(start_t, last_frame[1])
                     self._wake.clear()
                 for item in src.items(start_index, start_t):
                     if self._stopping.is_set():
@@ -869,11 +872,28 @@ class Referee:
             if runner is None:
                 if not self.store.has_session(session_id):
                     raise SessionError(f"no session {session_id}", 404)
+                if source is not None:
+                    self._resume_recording(session_id, source)
                 runner = SessionRunner(self.store, session_id, source)
+                if source is not None and runner.head and hasattr(source, "resume_at"):
+                    source.resume_at(runner.positions()["positions"])  # type: ignore[attr-defined]
                 self.runners[session_id] = runner
                 runner.start()
             self.current_id = session_id
             return runner
+
+    def _resume_recording(self, session_id: int, source: SessionSource) -> None:
+        """A resumed session whose source records into a new file (a camera after a crash):
+        the file is noted as the next part of the session's video, numbered on."""
+        video = source.describe().get("video")
+        known = [path for _, path in self.store.videos(session_id)]
+        if not video or str(video) in known:
+            return
+        last = self.store.last_frame(session_id)
+        first = last[0] + 1 if last else 0
+        if hasattr(source, "first_frame"):
+            source.first_frame = first
+        self.store.add_note(session_id, "video", {"path": str(video), "first_frame": first})
 
     def find_resumable(self, source: SessionSource) -> int | None:
         """The newest unfinished session fed by the same source (for restarts after a crash).

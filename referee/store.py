@@ -319,6 +319,34 @@ class SessionStore:
                 (session,)).fetchall()
         return [{**json.loads(data), "seq": seq} for seq, data in rows]
 
+    def videos(self, session: int) -> list[tuple[int, str]]:
+        """The session's video files, each with the number its first frame has in the session
+        (a live session resumed after a crash records into a new file, numbered on)."""
+        out: list[tuple[int, str]] = []
+        for note in self.notes(session, "video"):
+            data = note["data"]
+            if isinstance(data, dict) and isinstance(data.get("path"), str):
+                first = data.get("first_frame", 0)
+                out.append((first if isinstance(first, int) and first >= 0 else 0,
+                            data["path"]))
+        return out
+
+    def video_frame(self, session: int, frame: int) -> tuple[str, int] | None:
+        """Which file holds the session's frame `frame`, and its number in that file."""
+        held = [(first, path) for first, path in self.videos(session) if first <= frame]
+        if not held:
+            return None
+        first, path = max(held, key=lambda v: v[0])
+        return path, frame - first
+
+    def last_frame(self, session: int) -> tuple[int, float] | None:
+        """The session's last stored frame (number, time), if any."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT frame, t FROM frames WHERE session=? ORDER BY frame DESC LIMIT 1",
+                (session,)).fetchone()
+        return None if row is None else (int(row[0]), float(row[1]))
+
     def frames(self, session: int) -> list[tuple[int, float]]:
         with self._lock:
             return [(int(f), float(t)) for f, t in self._db.execute(
@@ -343,14 +371,22 @@ class SessionStore:
                 _dumps(r) + "\n" for r in self.rulings(session)))
             zf.writestr("calibration.json", json.dumps(info.calibration, indent=1))
             frames = self.frames(session)
-            if info.video and Path(info.video).is_file():
+            video = info.video
+            if start_t is not None and end_t is not None:
+                inside = [f for f, t in frames if start_t <= t <= end_t]
+                where = self.video_frame(session, inside[0]) if inside else None
+                if where is not None:  # the file that holds the clip, numbered in it
+                    video = where[0]
+                    offset = inside[0] - where[1]
+                    frames = [(f - offset, t) for f, t in frames if f >= offset]
+            if video and Path(video).is_file():
                 clip = None
                 if start_t is not None and end_t is not None:
-                    clip, frames = _cut(info.video, frames, start_t, end_t)
+                    clip, frames = _cut(video, frames, start_t, end_t)
                 if clip is not None:
                     zf.writestr("clip.mp4", clip)
                 else:
-                    zf.write(info.video, "clip" + Path(info.video).suffix.lower())
+                    zf.write(video, "clip" + Path(video).suffix.lower())
             zf.writestr("frames.csv", "frame,t\n" + "".join(f"{f},{t}\n" for f, t in frames))
         return buf.getvalue()
 

@@ -385,7 +385,17 @@ class CameraSource(_VisionSource):
         """Flicks in motion when the camera vanished: not refereed (nothing is guessed)."""
         self._recent: OrderedDict[int, bytes] = OrderedDict()
         self._recent_lock = threading.Lock()
+        self._resume: dict[str, tuple[float, float]] | None = None
+        self.first_frame = 0
+        """The session's number for this source's first frame: a resumed session numbers on
+        after the frames stored before (this source's recording starts with it)."""
         self.camera = self._open()
+
+    def resume_at(self, positions: dict[str, Any]) -> None:
+        """A resumed session: vision finds the coins where the referee last knew them at rest,
+        not at the start spots."""
+        self._resume = {c: (float(p[0]), float(p[1])) for c, p in positions.items()
+                        if isinstance(p, list | tuple) and len(p) == 2} or None
 
     def frame_jpeg(self, frame: int, width: int | None = None) -> bytes | None:
         """One of the last `RECENT_S` seconds of frames, as a JPEG `RECENT_WIDTH` wide (None
@@ -439,7 +449,10 @@ class CameraSource(_VisionSource):
     def items(self, start_index: int, start_t: float) -> Iterator[SourceItem]:
         camera = self.camera
         if self._pipeline_ is None:
-            self._pipeline_ = self._pipeline(camera.size, camera.fps)
+            spots = {**start_spots(self.profile.layout), **self._resume} if self._resume \
+                else None
+            self._pipeline_ = self._pipeline(camera.size, camera.fps, coins=spots)
+            self._frames = max(self._frames, self.first_frame)
             self._history = CoinHistory(self.coins, camera.fps)
         feed = _FrameFeed(camera)
         try:
@@ -449,8 +462,8 @@ class CameraSource(_VisionSource):
                         return
                 image = feed.get(self.frame_timeout_s)
                 now = time.monotonic()
-                if self._t0 is None:
-                    self._t0 = now - max(0.0, start_t)
+                if self._t0 is None:  # a resumed session goes on a frame after its last
+                    self._t0 = now - (start_t + 1.0 / float(camera.fps) if start_t > 0 else 0.0)
                 frame = Frame(self._frames, now - self._t0, image)
                 self._frames += 1
                 self._record(image)

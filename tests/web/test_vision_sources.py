@@ -283,3 +283,41 @@ def test_a_recording_survives_kill_9_and_reads_while_written(tmp_path: Path) -> 
     image = frames.image(60)
     assert image is not None and abs(float(image.mean()) - 120) < 6
     frames.close()
+
+
+def test_a_resumed_live_session_records_a_new_part_numbered_on(
+        tmp_path: Path, profile: dict[str, Any]) -> None:
+    release = threading.Event()
+    store = SessionStore(tmp_path / "live.sqlite", durable=False)
+    first, second = tmp_path / "v1.mp4", tmp_path / "v2.mp4"
+    try:
+        before = Referee(store)
+        src = CameraSource(0, profile, record_to=first, frame_timeout_s=30,
+                           open_camera=lambda i: FakeCamera(0, 9, "hang", release))
+        runner = before.new_session("castle-croquetnole", {}, src, calibration=profile)
+        wait_for(lambda: src._frames == 10, timeout=60)
+        before.close()  # as if the referee died: a new one resumes the session
+        kept = len(store.frames(runner.id))  # a frame in flight may not have been stored
+        assert 8 <= kept <= 10
+        again = CameraSource(0, profile, record_to=second, frame_timeout_s=30,
+                             open_camera=lambda i: FakeCamera(10, 19, "hang", release))
+        after = Referee(store)
+        sid = after.find_resumable(again)
+        assert sid == runner.id
+        after.open(sid, again)
+        wait_for(lambda: again._frames == kept + 10, timeout=60)
+        after.close()
+    finally:
+        release.set()
+    assert store.videos(sid) == [(0, str(first)), (kept, str(second))]
+    stored = store.frames(sid)
+    assert [f for f, _ in stored] == list(range(len(stored)))  # numbered on, no gap
+    assert kept + 9 <= len(stored) <= kept + 10
+    assert all(b > a for (_, a), (_, b) in itertools.pairwise(stored)), str(stored)
+    assert store.video_frame(sid, kept + 5) == (str(second), 5)
+    assert store.video_frame(sid, 4) == (str(first), 4)
+    frames = VideoFrames(second)
+    assert frames.jpeg(5) is not None and frames.jpeg(10) is None
+    frames.close()
+    assert store.events(sid) == []
+    store.close()

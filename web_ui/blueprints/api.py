@@ -226,9 +226,10 @@ def video_frame(sid: int, n: int) -> Response:
     jpeg = recent(n, width) if recent is not None else None  # a camera's last seconds
     if jpeg is not None:
         return Response(jpeg, mimetype="image/jpeg")
-    path = store.session(sid).video
-    if not path or not Path(path).is_file():
+    where = store.video_frame(sid, n)
+    if where is None or not Path(where[0]).is_file():
         abort(404, "this session has no video")
+    path, n = where
     try:
         jpeg = _frames_of(path).jpeg(n, width)
     except VideoError as exc:
