@@ -379,6 +379,9 @@ class SessionStore:
                     video = where[0]
                     offset = inside[0] - where[1]
                     frames = [(f - offset, t) for f, t in frames if f >= offset]
+            elif len(self.videos(session)) > 1:  # the whole session: its last part
+                offset = max(first for first, _ in self.videos(session))
+                frames = [(f - offset, t) for f, t in frames if f >= offset]
             if video and Path(video).is_file():
                 clip = None
                 if start_t is not None and end_t is not None:
