@@ -29,8 +29,8 @@ CLIP = "gate-run"
 vision of that moment: none gives the true rulings yet; this one comes closest (both scores
 right), is short, and its truth (two scoring crossings) is a clear scoreboard change."""
 MISREAD = {
-    "gate-run": "vision reads both scores right, but sees the Suns knight lifted and put down "
-                "by hand as Moons passes (3.17-3.2 s, 4.37-4.4 s): two extra reject rulings",
+    "gate-run": "vision reads both scores of Moons right, but also sees the Suns knight move "
+                "(flicked or lifted) as Moons passes it, at 3.17 s and 4.37 s: extra rulings",
     "strike": "vision sees a lift and place of Moons at 1.77-2.2 s that never happened, and "
               "the flick of Moons hitting post-12 instead of striking Crowns",
     "capture": "vision reads both scores, then extra hand placements and a wrong-coin foul "
