@@ -13,7 +13,7 @@ from tests.web.conftest import EXAMPLE
 
 
 def test_frame_to_scoreboard_within_one_frame_plus_50_ms() -> None:
-    result = measure(fps=30.0, flicks=60, every=4)
+    result = measure(fps=30.0, flicks=60, every=3)
     assert result["flicks"] == 60
     assert all(x > 0 for x in result["latencies_s"])
     assert result["p95_within_budget"], result
