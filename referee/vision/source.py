@@ -308,6 +308,8 @@ class VideoSource(_VisionSource):
                 f, gen = self._play, self._generation
                 catching_up = f / self.fps < self._catch_up_to
             if gen != gen_seen:
+                if gen_seen != -1:
+                    start_index = 0  # after a seek the runner matches what it stored
                 gen_seen = gen
                 emitted_to = next((i for i, (ef, _) in enumerate(self._found) if ef >= f),
                                   len(self._found))
