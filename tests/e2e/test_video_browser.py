@@ -25,18 +25,18 @@ from tests.e2e.conftest import PIN, ROOT, Served, checked_page
 
 CLIP = "gate-run"
 """The clip replayed.  Every sample clip was tried (`referee calibrate`, `referee analyze`,
-`referee adjudicate`, against `events.jsonl` adjudicated) on 2026-11-22 at 05:35 UTC with the
+`referee adjudicate`, against `events.jsonl` adjudicated) on 2026-11-22 at 05:53 UTC with the
 vision of that moment: none gives the true rulings yet; this one comes closest (both scores
 right), is short, and its truth (two scoring crossings) is a clear scoreboard change."""
 MISREAD = {
     "gate-run": "vision reads both scores of Moons right, but also sees the Suns knight move "
                 "(flicked or lifted) as Moons passes it, at 3.17 s and 4.37 s: extra rulings",
     "strike": "vision sees a lift and place of Moons at 1.77-2.2 s that never happened, and "
-              "the flick of Moons hitting post-12 instead of striking Crowns",
-    "capture": "vision reads both scores, then extra hand placements and a wrong-coin foul "
-               "instead of guard 2 capturing Moons",
-    "off-table": "vision reads Arms leaving the table, but with extra flicks and placements of "
-                 "Moons",
+              "the flick of Moons hitting a post instead of striking Crowns",
+    "capture": "vision reads both scores right, then a flick of Moons that never happened "
+               "(5.9 s) and guard 2's flick without its hit on Moons: no capture",
+    "off-table": "vision reads Arms leaving the table, but also a flick of Moons (1.23 s) and "
+                 "Moons lifted and put back at the edge",
 }
 VIDEO = ROOT / "sample_videos" / CLIP / "video.mp4"
 TRUTH = ROOT / "sample_videos" / CLIP / "events.jsonl"
