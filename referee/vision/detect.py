@@ -147,7 +147,7 @@ class CoinDetector:
             raise RuntimeError("learn_empty_table() first")
         fg, (crop, gain, diff, shadow) = self._foreground(frame)
         count, labels, stats, _ = cv2.connectedComponentsWithStats(fg, connectivity=8)
-        hands = self._hands(diff)
+        hands = self._hands(diff, fg)
         near_hand = cv2.dilate(hands, self._hand_reach) > 0 if hands.any() else None
         centres, streaks, dirs, looks, conf = [], [], [], [], []
         for k in range(1, count):
@@ -188,15 +188,14 @@ class CoinDetector:
                           np.asarray(streaks, float) / self.px_per_mm, np.asarray(dirs, float),
                           np.asarray(looks, float), np.asarray(conf, float)), hands
 
-    def _hands(self, diff: np.ndarray) -> np.ndarray:
-        """Hands and arms (255): regions of even a faint change that are far bigger than a
-        coin or reach past the table's edge.  The faint threshold (hysteresis) keeps a
-        sleeve that is nearly the cloth's colour in one piece, so no fragment of it passes
-        for a coin."""
-        faint = cv2.compare(diff, self.config.threshold // 2, cv2.CMP_GT)
-        faint = cv2.morphologyEx(faint, cv2.MORPH_OPEN, self._open)
-        count, labels, stats, _ = cv2.connectedComponentsWithStats(faint, connectivity=8)
-        hands = np.zeros(diff.shape, np.uint8)
+    def _hands(self, diff: np.ndarray, fg: np.ndarray) -> np.ndarray:
+        """Hands and arms (255), by hysteresis: a blob far bigger than a coin, or reaching
+        past the table's edge, grown through every connected pixel of even a faint change, so
+        that a sleeve nearly the cloth's colour stays in one piece and no fragment of it
+        passes for a coin.  Only a strong blob seeds a hand: a faint change alone (a tile's
+        paper under drifting light) never carries the coins beside it into one."""
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(fg, connectivity=8)
+        seeds = np.zeros(diff.shape, np.uint8)
         for k in range(1, count):
             x, y, w, h = stats[k, :4]
             big = stats[k, cv2.CC_STAT_AREA] > self.config.hand_area_coins * self.coin_area_px
@@ -204,8 +203,14 @@ class CoinDetector:
                 continue
             blob = labels[y:y + h, x:x + w] == k
             if big or (blob & ~self._inside[y:y + h, x:x + w]).sum() > 0.3 * blob.sum():
-                hands[y:y + h, x:x + w][blob] = 255
-        return hands
+                seeds[y:y + h, x:x + w][blob] = 255
+        if not seeds.any():
+            return seeds
+        faint = cv2.compare(diff, self.config.threshold // 2, cv2.CMP_GT)
+        faint |= seeds
+        count, labels = cv2.connectedComponents(faint, connectivity=8)
+        hand_labels = np.unique(labels[seeds > 0])
+        return np.where(np.isin(labels, hand_labels[hand_labels > 0]), 255, 0).astype(np.uint8)
 
     def forget(self, point_mm: tuple[float, float]) -> None:
         """Take the last frame as the empty table in a coin's disc around `point_mm`.
