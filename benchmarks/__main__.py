@@ -135,7 +135,8 @@ def main(argv: list[str] | None = None) -> int:
         print("floors hold for the default clips (--looks 2): not checked")
         return 0
     if args.update_floors:
-        changed, refused = fl.update(figures, section, list(rep["groups"]))
+        changed, refused = fl.update(figures, section, list(rep["groups"]),
+                                     event_slack=section == "full")
         for name, (old, new) in changed.items():
             print(f"floor {name}: {old} -> {new}")
         for line in refused:

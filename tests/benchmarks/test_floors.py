@@ -60,3 +60,16 @@ def test_check_sees_a_fall_a_wide_beat_and_a_ceiling(tmp_path) -> None:
     wide = fl.check({"g.identity.ours.idf1": 0.99, "g.position.rest_rms_mm": 1.0}, "quick", path)
     assert len(wide.raise_) == 2 and wide.ok
     assert fl.check({"g.identity.ours.idf1": 0.9}, "quick", path).missing
+
+
+def test_event_floors_of_the_full_run_allow_one_event(tmp_path) -> None:
+    path = tmp_path / "floors.json"
+    figures = {"g.events.ours.cross.recall": 0.75, "g.events.ours.cross.found": 3.0,
+               "g.events.ours.cross.true": 4.0, "g.events.ours.cross.invented": 1.0,
+               "g.events.ours.cross.precision": 0.75}
+    fl.update(figures, "full", ["g"], path, event_slack=True)
+    floors = json.loads(path.read_text())["full"]
+    assert floors["g.events.ours.cross.recall"]["floor"] == 0.5
+    assert floors["g.events.ours.cross.precision"]["floor"] == 0.5
+    assert fl.check(figures, "full", path).ok and not fl.check(figures, "full", path).raise_
+    assert fl.check(figures | {"g.events.ours.cross.recall": 0.25}, "full", path).below
