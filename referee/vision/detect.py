@@ -97,10 +97,8 @@ class CoinDetector:
         self._open = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kernel, kernel))
         close = max(3, round(self.coin_r_px * 0.8) | 1)
         self._close = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (close, close))
-        self._hand_reach = cv2.getStructuringElement(
-            cv2.MORPH_ELLIPSE, (round(self.coin_r_px * 5) | 1,) * 2)
-        self._hand_pad = cv2.getStructuringElement(
-            cv2.MORPH_ELLIPSE, (int(self.coin_r_px * 2) | 1,) * 2)
+        self._hand_reach_px = self.coin_r_px * 2.5
+        """Blobs mostly this close to a hand are its fingertips (px)."""
 
     # -------------------------------------------------------------- the empty table
     def learn_empty_table(self, frame: np.ndarray,
@@ -147,8 +145,11 @@ class CoinDetector:
             raise RuntimeError("learn_empty_table() first")
         fg, (crop, gain, diff, shadow) = self._foreground(frame)
         count, labels, stats, _ = cv2.connectedComponentsWithStats(fg, connectivity=8)
-        hands = self._hands(diff, fg)
-        near_hand = cv2.dilate(hands, self._hand_reach) > 0 if hands.any() else None
+        hands = self._hands(diff, labels, stats)
+        # Distance to the nearest hand pixel: what is near a hand, and the hand's padding.
+        to_hand = (cv2.distanceTransform(255 - hands, cv2.DIST_L2, 3) if hands.any()
+                   else None)
+        near_hand = None if to_hand is None else to_hand < self._hand_reach_px
         centres, streaks, dirs, looks, conf = [], [], [], [], []
         for k in range(1, count):
             area = stats[k, cv2.CC_STAT_AREA]
@@ -175,8 +176,8 @@ class CoinDetector:
                 dirs.append(direction)
                 looks.append(colour)
                 conf.append(min(1.0, area / self.coin_area_px))
-        if hands.any():
-            hands = cv2.dilate(hands, self._hand_pad)
+        if to_hand is not None:
+            hands = np.where((to_hand < self.coin_r_px) | (hands > 0), 255, 0).astype(np.uint8)
         self._last = (crop, gain)
         self._adapt(crop, gain, fg | hands | shadow.view(np.uint8) * 255)
         if not centres:
@@ -188,15 +189,14 @@ class CoinDetector:
                           np.asarray(streaks, float) / self.px_per_mm, np.asarray(dirs, float),
                           np.asarray(looks, float), np.asarray(conf, float)), hands
 
-    def _hands(self, diff: np.ndarray, fg: np.ndarray) -> np.ndarray:
+    def _hands(self, diff: np.ndarray, labels: np.ndarray, stats: np.ndarray) -> np.ndarray:
         """Hands and arms (255), by hysteresis: a blob far bigger than a coin, or reaching
         past the table's edge, grown through every connected pixel of even a faint change, so
         that a sleeve nearly the cloth's colour stays in one piece and no fragment of it
         passes for a coin.  Only a strong blob seeds a hand: a faint change alone (a tile's
         paper under drifting light) never carries the coins beside it into one."""
-        count, labels, stats, _ = cv2.connectedComponentsWithStats(fg, connectivity=8)
         seeds = np.zeros(diff.shape, np.uint8)
-        for k in range(1, count):
+        for k in range(1, len(stats)):
             x, y, w, h = stats[k, :4]
             big = stats[k, cv2.CC_STAT_AREA] > self.config.hand_area_coins * self.coin_area_px
             if not big and self._inside[y:y + h, x:x + w].all():
@@ -208,9 +208,9 @@ class CoinDetector:
             return seeds
         faint = cv2.compare(diff, self.config.threshold // 2, cv2.CMP_GT)
         faint |= seeds
-        count, labels = cv2.connectedComponents(faint, connectivity=8)
-        hand_labels = np.unique(labels[seeds > 0])
-        return np.where(np.isin(labels, hand_labels[hand_labels > 0]), 255, 0).astype(np.uint8)
+        _, grown = cv2.connectedComponents(faint, connectivity=8)
+        hand_labels = np.unique(grown[seeds > 0])
+        return np.where(np.isin(grown, hand_labels[hand_labels > 0]), 255, 0).astype(np.uint8)
 
     def forget(self, point_mm: tuple[float, float]) -> None:
         """Take the last frame as the empty table in a coin's disc around `point_mm`.

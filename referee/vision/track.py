@@ -93,11 +93,8 @@ class Tracker:
             for i, coin in enumerate(coins):
                 if self.tracks[coin].hidden or t - self.tracks[coin].last_seen > LOST_S:
                     continue  # under a hand or long unseen: too vague to gate on (round 2)
-                f = self.tracks[coin].filter
-                for j in range(n):
-                    d2 = f.mahalanobis2(t, detections.center_mm[j])
-                    if d2 <= GATE_CHI2:
-                        cost[i, j] = d2
+                d2 = self.tracks[coin].filter.mahalanobis2(t, detections.center_mm)
+                cost[i] = np.where(d2 <= GATE_CHI2, d2, UNMATCHED)
             rows, cols = linear_sum_assignment(cost)
             for i, j in zip(rows, cols, strict=True):
                 if cost[i, j] < UNMATCHED:
