@@ -88,6 +88,8 @@ def build(clips: list[Clip], cache: Path, out: Path, command: str, jobs: int = 1
     rep = {"command": command, "machine": report.machine(jobs), "radius_mm": layout_radius,
            "groups": {g: report.group_figures(rs, layout_radius) for g, rs in groups.items()}}
     rep["wall_s"] = round(time.perf_counter() - start, 1)
+    rep["clips_rendered"] = sum(bool(r["rendered"]) for r in results)
+    rep["clips"] = len(results)
     out.mkdir(parents=True, exist_ok=True)
     report.write_json(rep, out)
     plots.fps_bars(rep, out)

@@ -81,7 +81,10 @@ class ClipData:
         self.video = cache / f"{clip.name}.mp4"
         look = Look.random(clip.look)
         self.camera = Camera(int(clip.size[0]), int(clip.size[1]), look.lens, look.pose)
-        if not (self.video.is_file() and self.video.with_suffix(".truth.jsonl").is_file()):
+        self.rendered = not (self.video.is_file()
+                             and self.video.with_suffix(".truth.jsonl").is_file())
+        """True when this run rendered the clip (False: it came from the cache)."""
+        if self.rendered:
             cache.mkdir(parents=True, exist_ok=True)
             partial = cache / f"{clip.name}.partial.mp4"
             write_video(partial, self.session.timeline, self.layout, look, clip.size, clip.fps,

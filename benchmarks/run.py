@@ -174,7 +174,8 @@ def run_clip(data: ClipData) -> dict:
     stage_s["other"] = stage_s["process"] - sum(stage_s.get(k, 0.0) for k in
                                                  ("detect", "track", "reconstruct"))
     return {
-        "clip": clip.name, "group": clip.group, "frames": i, "decoded_frames": n_decoded,
+        "clip": clip.name, "group": clip.group, "rendered": data.rendered,
+        "frames": i, "decoded_frames": n_decoded,
         "decode_only_s": decode_s, "stage_s": stage_s,
         "hough_process_s": hough_timer.seconds["process"],
         "hough_detect_s": hough_timer.seconds["detect"],
