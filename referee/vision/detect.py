@@ -295,7 +295,7 @@ class CoinDetector:
         elongation = major / max(minor, 1e-6)
         n_coins = round(area / self.coin_area_px)
         compact = elongation < 1.4
-        if n_coins >= 2 and (compact or minor > 1.5 * self.coin_r_px):
+        if n_coins >= 2 and (compact or _pinched(pts, evecs[:, 1])):
             k = min(n_coins, 4)
             criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.05)
             _, lab, _ = cv2.kmeans(pts, k, None, criteria, 3, cv2.KMEANS_PP_CENTERS)
@@ -318,3 +318,18 @@ class CoinDetector:
         x0, y0, _, _ = self.roi
         u, v = round(px[0] - x0), round(px[1] - y0)
         return 0 <= v < hands.shape[0] and 0 <= u < hands.shape[1] and hands[v, u] > 0
+
+
+def _pinched(pts: np.ndarray, axis: np.ndarray) -> bool:
+    """Does an elongated blob narrow in its middle, as coins touching side by side do?
+
+    A coin blurred by its motion is a bar of even width; two touching discs are widest at
+    their centres and narrow where they meet.  Widths are pixel counts across the long axis.
+    """
+    along = pts @ axis.astype(np.float32)
+    along -= np.median(along)
+    bins = np.round(along).astype(int)
+    counts = np.bincount(bins - bins.min())
+    middle = -bins.min()
+    waist = counts[max(0, middle - 1):middle + 2].mean()
+    return bool(waist < 0.8 * counts.max())
