@@ -128,10 +128,6 @@ def event_counts(truth: list[Event], found: list[Event]) -> dict[str, dict]:
 def run_clip(data: ClipData) -> dict:
     """Every figure of one clip (raw counts and per-frame tracks, summarised by the report)."""
     clip = data.clip
-    # referee/vision splits touching coins with cv2.kmeans (KMEANS_PP_CENTERS), which draws
-    # from OpenCV's per-thread RNG: seeded here, a clip's figures do not depend on what ran
-    # before it in the same process.
-    cv2.setRNGSeed(0)
     n_decoded, decode_s = decode_seconds(str(data.video))
     timer, hough_timer = Timer(), Timer()
     ours = Instrumented(Pipeline(data.mapping, data.layout, clip.size, clip.fps), timer)

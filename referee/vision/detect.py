@@ -10,7 +10,7 @@ Blobs (OpenCV's connected components) are sorted by size and shape:
 - a coin: about one coin's area; its centre is the difference-weighted centroid (sub-pixel);
 - a streak: a coin blurred by motion; centre at mid-exposure = the centroid, and the streak's
   length beyond a diameter and its direction are a velocity cue;
-- two or three touching coins: split by k-means on the blob's pixels;
+- two or three touching coins: split by k-means on the blob's pixels (scipy, seeded);
 - a hand or an arm: far bigger than a coin; it becomes the occluder mask, never a coin.
 Centres go to table millimetres through the calibration (undistortion + homography) and are
 corrected for the coin's height above the cloth (the camera sees the top face, displaced
@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
+from scipy.cluster.vq import kmeans2
 
 from referee.layout import Layout
 from referee.vision.detections import Detections
@@ -91,7 +92,7 @@ class CoinDetector:
         self.background: np.ndarray | None = None
         self._background_u8 = np.zeros((*self.table_mask.shape, 3), np.uint8)
         self._frames = 0
-        self._last: tuple[np.ndarray, tuple[float, float, float]] | None = None
+        self._last: tuple[np.ndarray, tuple[float, float, float], np.ndarray] | None = None
         self._sum_channels = np.ones((1, 3), np.float32)
         kernel = max(3, round(self.coin_r_px / 3) | 1)
         self._open = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kernel, kernel))
@@ -99,6 +100,9 @@ class CoinDetector:
         self._close = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (close, close))
         self._hand_reach_px = self.coin_r_px * 2.5
         """Blobs mostly this close to a hand are its fingertips (px)."""
+        self._touch_px = self.coin_r_px * 1.5
+        """A blob this close to a hand may hold a fingertip whose faint part (skin on a
+        tile's paper) did not join the hand's mask (px)."""
 
     # -------------------------------------------------------------- the empty table
     def learn_empty_table(self, frame: np.ndarray,
@@ -150,7 +154,7 @@ class CoinDetector:
         to_hand = (cv2.distanceTransform(255 - hands, cv2.DIST_L2, 3) if hands.any()
                    else None)
         near_hand = None if to_hand is None else to_hand < self._hand_reach_px
-        centres, streaks, dirs, looks, conf = [], [], [], [], []
+        centres, streaks, dirs, looks, conf, by_hand = [], [], [], [], [], []
         for k in range(1, count):
             area = stats[k, cv2.CC_STAT_AREA]
             if area < 0.35 * self.coin_area_px:
@@ -162,6 +166,8 @@ class CoinDetector:
             if near_hand is not None and near_hand[y:y + h, x:x + w][blob].mean() > 0.3:
                 hands[y:y + h, x:x + w][blob] = 255  # a fingertip apart from its hand
                 continue
+            touching = to_hand is not None and \
+                bool((to_hand[y:y + h, x:x + w][blob] < self._touch_px).any())
             # Fill the art's holes; soft weights only on the rim, so the centre is unbiased.
             filled = blob.astype(np.uint8)
             contours, _ = cv2.findContours(filled, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
@@ -176,9 +182,10 @@ class CoinDetector:
                 dirs.append(direction)
                 looks.append(colour)
                 conf.append(min(1.0, area / self.coin_area_px))
+                by_hand.append(touching)
         if to_hand is not None:
             hands = np.where((to_hand < self.coin_r_px) | (hands > 0), 255, 0).astype(np.uint8)
-        self._last = (crop, gain)
+        self._last = (crop, gain, hands)
         self._adapt(crop, gain, fg | hands | shadow.view(np.uint8) * 255)
         if not centres:
             return Detections.empty(), hands
@@ -187,7 +194,8 @@ class CoinDetector:
         mm = self.mapping.ground_mm(px, COIN_HEIGHT_MM)
         return Detections(mm, np.full(len(mm), self.layout.coin_mm / 2.0),
                           np.asarray(streaks, float) / self.px_per_mm, np.asarray(dirs, float),
-                          np.asarray(looks, float), np.asarray(conf, float)), hands
+                          np.asarray(looks, float), np.asarray(conf, float),
+                          np.asarray(by_hand, float)), hands
 
     def _hands(self, diff: np.ndarray, labels: np.ndarray, stats: np.ndarray) -> np.ndarray:
         """Hands and arms (255), by hysteresis: a blob far bigger than a coin, or reaching
@@ -212,23 +220,28 @@ class CoinDetector:
         hand_labels = np.unique(grown[seeds > 0])
         return np.where(np.isin(grown, hand_labels[hand_labels > 0]), 255, 0).astype(np.uint8)
 
-    def forget(self, point_mm: tuple[float, float]) -> None:
-        """Take the last frame as the empty table in a coin's disc around `point_mm`.
+    def forget(self, point_mm: tuple[float, float]) -> bool:
+        """Take the last frame as the empty table in a coin's disc around `point_mm`; say
+        whether it was taken (not while any part of a hand, padded, reaches into the disc).
 
         Where a coin stood at the session start the empty table was only inpainted; once
         the coin has left (and nothing else is there) the cloth is in view: learn it, so that
-        the old place does not linger as a ghost coin.
+        the old place does not linger as a ghost coin.  A fingertip learnt as cloth would
+        linger as one instead.
         """
         if self._last is None or self.background is None:
-            return
-        crop, gain = self._last
+            return False
+        crop, gain, hands = self._last
         rx0, ry0, _, _ = self.roi
         c = self.mapping.to_pixels(np.asarray([point_mm], float))[0] - [rx0, ry0]
         disc = np.zeros(crop.shape[:2], np.uint8)
         cv2.circle(disc, (round(c[0]), round(c[1])), int(np.ceil(self.coin_r_px + 4)), 255, -1)
+        if hands[disc > 0].any():
+            return False
         norm = cv2.multiply(crop, (*(1.0 / g for g in gain), 0.0), dtype=cv2.CV_32F)
         self.background[disc > 0] = norm[disc > 0]
         self._background_u8 = cv2.convertScaleAbs(self.background)
+        return True
 
     def _foreground(self, frame: np.ndarray) -> tuple[np.ndarray, tuple]:
         """Coins, hands and arms: pixels whose colour differs from the empty table's and
@@ -297,11 +310,14 @@ class CoinDetector:
         compact = elongation < 1.4
         if n_coins >= 2 and (compact or _pinched(pts, evecs[:, 1])):
             k = min(n_coins, 4)
-            criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.05)
-            _, lab, _ = cv2.kmeans(pts, k, None, criteria, 3, cv2.KMEANS_PP_CENTERS)
+            # scipy's k-means++ with a fixed seed: the same frame always splits the same way
+            # (OpenCV's draws from a process-wide generator).
+            _, lab = kmeans2(pts, k, minit="++", seed=0)
             out = []
             for j in range(k):
-                sel = lab.ravel() == j
+                sel = lab == j
+                if not sel.any():
+                    continue
                 ww = w[sel] + 1e-6
                 out.append((float(np.average(xs[sel], weights=ww)),
                             float(np.average(ys[sel], weights=ww)), 0.0, (0.0, 0.0)))

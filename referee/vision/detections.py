@@ -24,6 +24,9 @@ class Detections:
     look: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))
     """(N, K) appearance descriptor (colour signature of the face), for re-identification."""
     confidence: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    by_hand: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    """(N,) 1 where the blob touches a hand: a fingertip may be merged into it, so its
+    centre may be off by a few millimetres."""
 
     def __post_init__(self) -> None:
         n = len(self.center_mm)
@@ -31,7 +34,7 @@ class Detections:
         object.__setattr__(self, "center_mm", center)
         defaults = {"radius_mm": np.zeros(n), "streak_mm": np.zeros(n),
                     "streak_dir": np.zeros((n, 2)), "look": np.zeros((n, 0)),
-                    "confidence": np.ones(n)}
+                    "confidence": np.ones(n), "by_hand": np.zeros(n)}
         for name, default in defaults.items():
             value = np.asarray(getattr(self, name), float)
             if value.size == 0 and n > 0:
@@ -45,7 +48,8 @@ class Detections:
 
     def __getitem__(self, mask: np.ndarray | slice | list[int]) -> Detections:
         return Detections(self.center_mm[mask], self.radius_mm[mask], self.streak_mm[mask],
-                          self.streak_dir[mask], self.look[mask], self.confidence[mask])
+                          self.streak_dir[mask], self.look[mask], self.confidence[mask],
+                          self.by_hand[mask])
 
     @staticmethod
     def empty() -> Detections:

@@ -24,7 +24,7 @@ from referee.vision.capture import Frame
 from referee.vision.detect import CoinDetector, DetectorConfig, PixelMapping
 from referee.vision.kalman import MotionModel
 from referee.vision.reconstruct import FlickWindow, reconstruct
-from referee.vision.track import Tracker
+from referee.vision.track import RESTING_MM_S, Tracker
 from referee.vision.trajectory import Motion, Slide
 from referee.vision.windows import find_windows
 
@@ -35,6 +35,10 @@ HIDDEN_FLICK_S = 0.6
 and putting down a coin hides it longer."""
 HIDDEN_FLICK_MM = 150.0
 """…and a flick under the fingers is short (a longer slide would come out into view)."""
+
+
+VACATED_MARGIN_MM = 6.0
+"""Beyond touching: a neighbour's shadow and the detector's few pixels of margin."""
 
 
 @dataclass
@@ -124,8 +128,8 @@ class Pipeline:
                 if np.hypot(p[0] - where[0], p[1] - where[1]) > PLACE_MOVE_MM:
                     self.placed.append((coin, t_hid, frame.t, where, p))
             self.tracks[coin].append((frame.t, p[0], p[1]))
-        self._learn_vacated(hands)
-        moving = any(t.speed_mm_s > 30.0 for t in self.tracker.tracks.values())
+        self._learn_vacated()
+        moving = any(t.speed_mm_s > RESTING_MM_S for t in self.tracker.tracks.values())
         if moving:
             self.last_activity = frame.t
             self.active = True
@@ -134,16 +138,18 @@ class Pipeline:
             out += self._close(frame.t)
         return sorted(out, key=lambda e: e.t)
 
-    def _learn_vacated(self, hands: np.ndarray) -> None:
-        """Start places that no coin covers any more: the detector learns the cloth there."""
+    def _learn_vacated(self) -> None:
+        """Start places that no coin covers any more: the detector learns the cloth there.
+
+        A coin beside the place does not stop it: only one whose disc (or its shadow's
+        rim) reaches into the disc the detector learns.
+        """
         assert self.tracker is not None
-        clear = 2.0 * self.layout.coin_mm
+        clear = self.layout.coin_mm + VACATED_MARGIN_MM
         for coin, place in list(self.vacated.items()):
-            if self.detector.covered(hands, place):
-                continue
             if all(np.hypot(*np.subtract(track.position_mm, place)) > clear
-                   for track in self.tracker.tracks.values() if not track.gone):
-                self.detector.forget(place)
+                   for track in self.tracker.tracks.values() if not track.gone) and \
+                    self.detector.forget(place):
                 del self.vacated[coin]
 
     def _close(self, t: float) -> list[ev.Event]:

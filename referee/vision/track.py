@@ -11,6 +11,10 @@ them.  Each frame (`update`, called even when nothing is detected, as SORT does)
    (OC-SORT's observation-centric recovery);
 3. coins without a detection coast; the caller says whether a hand covers their prediction.
 
+A resting coin's detection that touches a hand and lies within a radius of it is not taken:
+a fingertip merged into the blob would drag the centre (and invent a motion) before the
+flick; the coin is held where it rests until it leaves the fingers.
+
 Observations (the raw detected centres, not the filtered ones) are kept per coin for the
 trajectory reconstruction, which fits physics to them.
 """
@@ -35,6 +39,8 @@ LOST_S = 0.25
 """A coin unseen this long has a belief too vague for the χ² gate; it waits for round 2."""
 STAYED_MM = 8.0
 """A coin seen again this close to where a hand hid it is taken to have stayed there."""
+RESTING_MM_S = 30.0
+"""A coin slower than this is at rest (the pipeline's threshold for activity too)."""
 
 
 @dataclass
@@ -88,6 +94,7 @@ class Tracker:
         coins = [c for c in self.tracks if not self.tracks[c].gone]
         assigned: dict[str, int] = {}
         n = len(detections)
+        fingered = self._fingered(detections, coins) if n and coins else set()
         if n and coins:
             cost = np.full((len(coins), n), UNMATCHED)
             for i, coin in enumerate(coins):
@@ -95,11 +102,12 @@ class Tracker:
                     continue  # under a hand or long unseen: too vague to gate on (round 2)
                 d2 = self.tracks[coin].filter.mahalanobis2(t, detections.center_mm)
                 cost[i] = np.where(d2 <= GATE_CHI2, d2, UNMATCHED)
+            cost[:, sorted(fingered)] = UNMATCHED
             rows, cols = linear_sum_assignment(cost)
             for i, j in zip(rows, cols, strict=True):
                 if cost[i, j] < UNMATCHED:
                     assigned[coins[i]] = int(j)
-            self._second_round(t, detections, coins, assigned)
+            self._second_round(t, detections, coins, assigned, fingered)
         for coin in coins:
             track = self.tracks[coin]
             j = assigned.get(coin)
@@ -122,11 +130,21 @@ class Tracker:
         self.t = t
         return assigned
 
+    def _fingered(self, detections: Detections, coins: list[str]) -> set[int]:
+        """Detections that are a resting coin seen with a fingertip merged into it."""
+        resting = [self.tracks[c].position_mm for c in coins
+                   if self.tracks[c].speed_mm_s < RESTING_MM_S]
+        if not resting or not detections.by_hand.any():
+            return set()
+        near = np.hypot(*(detections.center_mm[:, None, :] - np.asarray(resting)[None]).T).T
+        return {int(j) for j in np.nonzero(detections.by_hand > 0)[0]
+                if (near[j] < detections.radius_mm[j]).any()}
+
     def _second_round(self, t: float, detections: Detections, coins: list[str],
-                      assigned: dict[str, int]) -> None:
+                      assigned: dict[str, int], fingered: set[int]) -> None:
         """Left-over coins and detections: match by reach and look, then re-seed."""
         free_coins = [c for c in coins if c not in assigned]
-        used = set(assigned.values())
+        used = set(assigned.values()) | fingered
         free_dets = [j for j in range(len(detections)) if j not in used]
         if not free_coins or not free_dets:
             return

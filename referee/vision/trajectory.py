@@ -22,6 +22,11 @@ from scipy.optimize import least_squares
 
 MIN_PIECE = 3
 """Observations needed to fit a slide on its own (shorter pieces borrow the impact point)."""
+FINGER_MM = 15.0
+FINGER_MM_S = 300.0
+"""A first piece that never leaves this close to the resting place, this slowly, is the
+fingertip against the coin before the flick (its blob and the coin's are one: the centre
+drifts a few mm), not a slide: a flick that slow would stop within FINGER_MM anyway."""
 
 
 @dataclass(frozen=True)
@@ -164,6 +169,10 @@ def fit_motion(coin: str, t: Sequence[float], p: np.ndarray, start_mm: tuple[flo
             n_moving -= 1
     bounds = optimal_partition(t_arr[:n_moving], p_arr[:n_moving], noise_mm, max_pieces,
                                decel)
+    while len(bounds) > 1 and _fingertip(t_arr, p_arr, bounds[0], start_mm):
+        lo = bounds[1][0]
+        t_arr, p_arr = t_arr[lo:], p_arr[lo:]
+        bounds = [(a - lo, b - lo) for a, b in bounds[1:]]
     bounds[-1] = (bounds[-1][0], len(t_arr))
     slides: list[Slide] = []
     for k, (lo, hi) in enumerate(bounds):
@@ -191,6 +200,16 @@ def fit_motion(coin: str, t: Sequence[float], p: np.ndarray, start_mm: tuple[flo
             slides[-1] = Slide(prev.t0, prev.p0, prev.v0, decel, t_break, prev.rms_mm)
         slides.append(slide)
     return Motion(coin, slides, start_mm, end_mm)
+
+
+def _fingertip(t: np.ndarray, p: np.ndarray, piece: tuple[int, int],
+               start_mm: tuple[float, float]) -> bool:
+    """Is this first piece (of those left) the finger's drift before the flick?"""
+    lo, hi = piece
+    near = np.hypot(*(p[lo:hi] - np.asarray(start_mm)).T).max() < FINGER_MM
+    steps = np.hypot(*np.diff(p[lo:hi], axis=0).T)
+    slow = len(steps) == 0 or (steps / np.diff(t[lo:hi])).max() < FINGER_MM_S
+    return bool(near and slow)
 
 
 def _extend(slide: Slide, t: np.ndarray) -> np.ndarray:

@@ -106,3 +106,29 @@ def test_forgetting_a_place_learns_the_cloth_there(detector: CoinDetector) -> No
     found, _ = detector.detect(image)
     assert nearest(found.center_mm, place) > LAYOUT.coin_mm
     assert len(found) == len(spots)
+
+
+SKIN = (120, 150, 200)
+
+
+def with_finger(image: np.ndarray, tip_mm: tuple[float, float]) -> np.ndarray:
+    """A 20 mm finger from beyond the table's near edge up to `tip_mm`."""
+    out = image.copy()
+    a = mapping().to_pixels(np.asarray([[tip_mm[0] - 10.0, -480.0]], float))[0]
+    b = mapping().to_pixels(np.asarray([[tip_mm[0] + 10.0, tip_mm[1]]], float))[0]
+    cv2.rectangle(out, tuple(np.round(a).astype(int)), tuple(np.round(b).astype(int)), SKIN, -1)
+    return out
+
+
+def test_a_place_is_not_learnt_while_a_finger_reaches_into_it(
+        detector: CoinDetector) -> None:
+    spots = start_spots(LAYOUT)
+    place = spots["moons"]
+    moved = dict(spots) | {"moons": (place[0] + 100.0, place[1])}
+    clear = frame({p: LIGHT_COIN for p in moved.values()}, 6)
+    detector.detect(with_finger(clear, (place[0], place[1] - 4.0)))
+    assert not detector.forget(place)
+    detector.detect(clear)
+    assert detector.forget(place)
+    found, _ = detector.detect(clear)
+    assert nearest(found.center_mm, place) > LAYOUT.coin_mm

@@ -42,3 +42,17 @@ def test_a_coin_long_unseen_cannot_take_a_sliding_coin_through_the_gate() -> Non
     sliding = Detections(np.array([[0.0, 60.0], [0.0, -300.0]]))
     assigned = tracker.update(12 / 30, sliding, covered=lambda p: False)
     assert assigned["ace"] == 1
+
+
+def test_a_resting_coin_with_a_fingertip_merged_into_its_blob_is_held_where_it_rests() -> None:
+    tracker = Tracker({"moons": (0.0, 0.0)}, 0.0)
+    for k in range(1, 4):
+        tracker.update(k / 30, Detections(np.array([[0.0, 0.0]])), covered=lambda p: False)
+    # The finger behind the coin drags the blob's centre 5 mm towards it.
+    dragged = Detections(np.array([[0.0, -5.0]]), radius_mm=np.array([12.7]),
+                         by_hand=np.array([1.0]))
+    assert tracker.update(4 / 30, dragged, covered=lambda p: False) == {}
+    assert np.allclose(tracker.tracks["moons"].position_mm, (0.0, 0.0), atol=0.1)
+    # Flicked: away from the fingers it is taken again, wherever it slid to.
+    away = Detections(np.array([[0.0, 60.0]]), radius_mm=np.array([12.7]))
+    assert tracker.update(5 / 30, away, covered=lambda p: False) == {"moons": 0}

@@ -56,3 +56,37 @@ def test_resting_positions(analysed) -> None:
     seen = [e for e in got if e.type == "settled"][-1].positions
     for coin, p in truth.items():
         assert math.dist(seen[coin], p) < 1.5, coin
+
+
+@pytest.fixture(scope="module")
+def struck():
+    """A knight flicked through four lines into a resting coin, which hits a tower; the
+    flicking finger rests behind the coin first (its tip merges into the coin's blob) and
+    the hand then withdraws past a guard."""
+    session = play(scenario("strike"), seed=1)
+    renderer = Renderer(LAYOUT, Look.random(100), (1280, 720), 30.0)
+    pipeline = Pipeline(mapping_from_camera(renderer.camera), LAYOUT, (1280, 720), 30.0)
+    frames = (Frame(i, i / 30.0, image) for i, image in enumerate(renderer.frames(
+        session.timeline)))
+    return session, list(run(frames, pipeline))
+
+
+def test_a_strike_is_one_flick_on_time_with_its_contact_and_hit(struck) -> None:
+    session, got = struck
+    for kind in ("flick", "cross", "hit"):
+        truth = [e for e in session.events if e.type == kind]
+        seen = [e for e in got if e.type == kind]
+        assert len(seen) == len(truth), kind
+        for true, found in zip(truth, seen, strict=True):
+            assert abs(true.t - found.t) < 0.005, (true, found)
+    first = next(e for e in session.events if e.type == "contact")
+    assert any(e.type == "contact" and {e.a, e.b} == {first.a, first.b}
+               and abs(e.t - first.t) < 0.005 for e in got)
+
+
+def test_no_ghost_where_the_flicked_coin_stood(struck) -> None:
+    session, got = struck
+    truth = [e for e in session.events if e.type == "settled"][-1].positions
+    seen = [e for e in got if e.type == "settled"][-1].positions
+    for coin, p in truth.items():
+        assert math.dist(seen[coin], p) < 1.5, coin

@@ -55,3 +55,15 @@ def test_a_bounce_is_one_break_at_the_right_instant() -> None:
     motion = fit_motion("moons", t, p, (0.0, 0.0), tuple(second.position(5.0)), DECEL)
     assert len(motion.breaks()) == 1
     assert motion.breaks()[0] == pytest.approx(1.2, abs=0.004)
+
+
+def test_the_fingertips_drift_before_a_flick_is_not_its_start() -> None:
+    true = Slide(1.9, (0.0, -209.6), (0.0, 1750.0), DECEL, 9.0)
+    t, p = sample([true], 30.0, true.t_stop + 0.2, 0.3)
+    # The finger rests behind the coin for four frames: its tip drags the blob back 3–6 mm.
+    drift_t = 1.9 - np.arange(4, 0, -1) / 30.0
+    drift_p = np.array([[0.0, -209.9], [0.0, -212.7], [0.0, -215.3], [0.0, -215.2]])
+    motion = fit_motion("moons", np.concatenate([drift_t, t]), np.vstack([drift_p, p]),
+                        (0.0, -209.6), tuple(true.position(9.0)), DECEL)
+    assert not motion.breaks()
+    assert motion.t_start == pytest.approx(1.9, abs=0.003)
