@@ -33,6 +33,8 @@ COIN_HEIGHT_MM = 3.0
 """A coin's top face above the cloth (piecepack coins are 2–4 mm thick)."""
 ADAPT_EVERY = 4
 """The empty-table model follows the light every this many frames (it changes slowly)."""
+SATURATED = 250
+"""A channel this bright is taken as clipped by the camera (white paper under a lamp)."""
 
 
 class PixelMapping:
@@ -91,8 +93,13 @@ class CoinDetector:
         self._inside = self.table_mask > 0
         self.background: np.ndarray | None = None
         self._background_u8 = np.zeros((*self.table_mask.shape, 3), np.uint8)
+        self._saturated = np.zeros_like(self._background_u8)
+        """255 where a channel of the empty table is clipped at white: its true value is
+        unknown, so when the exposure falls it may stay white (only darker is a change)."""
         self._frames = 0
         self._last: tuple[np.ndarray, tuple[float, float, float], np.ndarray] | None = None
+        self._busy: np.ndarray | None = None
+        """The last frame's hands, shadows and strong changes: never learnt as the table."""
         self._sum_channels = np.ones((1, 3), np.float32)
         kernel = max(3, round(self.coin_r_px / 3) | 1)
         self._open = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kernel, kernel))
@@ -118,7 +125,7 @@ class CoinDetector:
         radius = int(np.ceil(self.coin_r_px))
         empty = cv2.inpaint(cv2.blur(crop, (3, 3)), hole, radius, cv2.INPAINT_TELEA)
         self.background = empty.astype(np.float32)
-        self._background_u8 = empty
+        self._set_background(empty)
         self._measure_coins(frame, coins_mm)
 
     def _measure_coins(self, frame: np.ndarray, coins_mm: Iterable[tuple[float, float]]) -> None:
@@ -154,7 +161,9 @@ class CoinDetector:
         to_hand = (cv2.distanceTransform(255 - hands, cv2.DIST_L2, 3) if hands.any()
                    else None)
         near_hand = None if to_hand is None else to_hand < self._hand_reach_px
-        centres, streaks, dirs, looks, conf, by_hand = [], [], [], [], [], []
+        hand_look = (np.asarray(cv2.mean(crop, hands)[:3]) / gain / 255.0 if to_hand is not None
+                     else None)
+        centres, streaks, dirs, looks, conf, by_hand, hand_like = [], [], [], [], [], [], []
         for k in range(1, count):
             area = stats[k, cv2.CC_STAT_AREA]
             if area < 0.35 * self.coin_area_px:
@@ -183,10 +192,13 @@ class CoinDetector:
                 looks.append(colour)
                 conf.append(min(1.0, area / self.coin_area_px))
                 by_hand.append(touching)
+                hand_like.append(np.inf if hand_look is None else
+                                 float(np.linalg.norm(colour - hand_look)))
         if to_hand is not None:
             hands = np.where((to_hand < self.coin_r_px) | (hands > 0), 255, 0).astype(np.uint8)
         self._last = (crop, gain, hands)
-        self._adapt(crop, gain, fg | hands | shadow.view(np.uint8) * 255)
+        self._busy = hands | shadow.view(np.uint8) * 255 | cv2.compare(
+            diff, 2 * self.config.threshold, cv2.CMP_GT)
         if not centres:
             return Detections.empty(), hands
         rx0, ry0, _, _ = self.roi
@@ -195,7 +207,7 @@ class CoinDetector:
         return Detections(mm, np.full(len(mm), self.layout.coin_mm / 2.0),
                           np.asarray(streaks, float) / self.px_per_mm, np.asarray(dirs, float),
                           np.asarray(looks, float), np.asarray(conf, float),
-                          np.asarray(by_hand, float)), hands
+                          np.asarray(by_hand, float), np.asarray(hand_like, float)), hands
 
     def _hands(self, diff: np.ndarray, labels: np.ndarray, stats: np.ndarray) -> np.ndarray:
         """Hands and arms (255), by hysteresis: a blob far bigger than a coin, or reaching
@@ -240,8 +252,12 @@ class CoinDetector:
             return False
         norm = cv2.multiply(crop, (*(1.0 / g for g in gain), 0.0), dtype=cv2.CV_32F)
         self.background[disc > 0] = norm[disc > 0]
-        self._background_u8 = cv2.convertScaleAbs(self.background)
+        self._set_background(cv2.convertScaleAbs(self.background))
         return True
+
+    def _set_background(self, background_u8: np.ndarray) -> None:
+        self._background_u8 = background_u8
+        self._saturated = cv2.compare(background_u8, SATURATED, cv2.CMP_GE)
 
     def _foreground(self, frame: np.ndarray) -> tuple[np.ndarray, tuple]:
         """Coins, hands and arms: pixels whose colour differs from the empty table's and
@@ -249,7 +265,9 @@ class CoinDetector:
         crop = cv2.blur(self._crop(frame), (3, 3))  # sensor and JPEG noise down, edges kept
         gain = self._gain(crop)
         bg = cv2.multiply(self._background_u8, (*gain, 0.0))  # the empty table at this exposure
-        diff = cv2.transform(cv2.absdiff(crop, bg), self._sum_channels)  # L1 colour distance
+        change = cv2.absdiff(crop, bg)
+        cv2.copyTo(cv2.subtract(bg, crop), self._saturated, change)  # clipped: darker only
+        diff = cv2.transform(change, self._sum_channels)  # L1 colour distance
         shadow = self._shadow(crop, bg, diff)
         diff[shadow] = 0
         fg = cv2.compare(diff, self.config.threshold, cv2.CMP_GT)
@@ -284,18 +302,30 @@ class CoinDetector:
         g = np.median(ratio.reshape(-1, 3), axis=0)
         return (float(g[0]), float(g[1]), float(g[2]))
 
-    def _adapt(self, crop: np.ndarray, gain: tuple[float, float, float],
-               busy: np.ndarray) -> None:
-        """Follow slow light changes where no coin or hand is (every few frames)."""
-        assert self.background is not None
+    def adapt(self, coins_mm: Iterable[tuple[float, float]]) -> None:
+        """Follow slow light changes in the last frame, except where the coins are (the
+        tracker's places), hands, shadows and strong changes (every few frames).
+
+        Faint change away from every coin is the table itself under drifting light (a
+        tile's paper follows the exposure otherwise than the cloth): it is learnt, so it
+        never lingers as a blob that no coin claims.
+        """
+        if self._last is None or self.background is None or self._busy is None:
+            return
         self._frames += 1
         if self._frames % ADAPT_EVERY:
             return
+        crop, gain, _ = self._last
+        busy = self._busy.copy()
+        rx0, ry0, _, _ = self.roi
+        r = int(np.ceil(self.coin_r_px * 1.5))
+        for c in self.mapping.to_pixels(np.asarray(list(coins_mm), float).reshape(-1, 2)):
+            cv2.circle(busy, (round(c[0] - rx0), round(c[1] - ry0)), r, 255, -1)
         free = cv2.erode(255 - busy, self._open)
         norm = cv2.multiply(crop, (*(1.0 / g for g in gain), 0.0), dtype=cv2.CV_32F)
         cv2.accumulateWeighted(norm, self.background,
                                min(1.0, self.config.background_rate * ADAPT_EVERY), mask=free)
-        self._background_u8 = cv2.convertScaleAbs(self.background)
+        self._set_background(cv2.convertScaleAbs(self.background))
 
     def _split(self, xs: np.ndarray, ys: np.ndarray, w: np.ndarray, area: float
                ) -> list[tuple[float, float, float, tuple[float, float]]]:

@@ -27,6 +27,9 @@ class Detections:
     by_hand: np.ndarray = field(default_factory=lambda: np.zeros(0))
     """(N,) 1 where the blob touches a hand: a fingertip may be merged into it, so its
     centre may be off by a few millimetres."""
+    hand_look: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    """(N,) look distance to the frame's hands (their mean colour; inf with no hand): a
+    blob nearer the hand's look than the coin's is a fingertip or a cuff, not that coin."""
 
     def __post_init__(self) -> None:
         n = len(self.center_mm)
@@ -34,7 +37,8 @@ class Detections:
         object.__setattr__(self, "center_mm", center)
         defaults = {"radius_mm": np.zeros(n), "streak_mm": np.zeros(n),
                     "streak_dir": np.zeros((n, 2)), "look": np.zeros((n, 0)),
-                    "confidence": np.ones(n), "by_hand": np.zeros(n)}
+                    "confidence": np.ones(n), "by_hand": np.zeros(n),
+                    "hand_look": np.full(n, np.inf)}
         for name, default in defaults.items():
             value = np.asarray(getattr(self, name), float)
             if value.size == 0 and n > 0:
@@ -49,7 +53,7 @@ class Detections:
     def __getitem__(self, mask: np.ndarray | slice | list[int]) -> Detections:
         return Detections(self.center_mm[mask], self.radius_mm[mask], self.streak_mm[mask],
                           self.streak_dir[mask], self.look[mask], self.confidence[mask],
-                          self.by_hand[mask])
+                          self.by_hand[mask], self.hand_look[mask])
 
     @staticmethod
     def empty() -> Detections:

@@ -119,8 +119,9 @@ class Pipeline:
         for coin, track in self.tracker.tracks.items():
             j = assigned.get(coin)
             if j is None:
-                if track.hidden and coin not in self.hidden_since:
-                    self.hidden_since[coin] = (frame.t, track.position_mm)
+                if track.vague(frame.t) and coin not in self.hidden_since:
+                    # Under a hand, or gone unseen (in a hand): since it was last seen.
+                    self.hidden_since[coin] = (track.last_seen, track.position_mm)
                 continue
             p = tuple(float(v) for v in detections.center_mm[j])
             if coin in self.hidden_since:
@@ -129,6 +130,8 @@ class Pipeline:
                     self.placed.append((coin, t_hid, frame.t, where, p))
             self.tracks[coin].append((frame.t, p[0], p[1]))
         self._learn_vacated()
+        self.detector.adapt(track.position_mm for track in self.tracker.tracks.values()
+                            if not track.gone)
         moving = any(t.speed_mm_s > RESTING_MM_S for t in self.tracker.tracks.values())
         if moving:
             self.last_activity = frame.t

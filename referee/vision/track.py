@@ -35,10 +35,24 @@ GATE_CHI2 = 18.4
 MAX_SPEED_MM_S = 4000.0
 """No flicked coin goes faster; bounds the second-round search."""
 UNMATCHED = 1e9
+MISS_COST = 20.0
+"""Round 2's price for leaving a coin unpaired: as dear as a 400 mm jump from under a hand,
+so that one far, doubtful pair never pulls a near, sure one apart."""
 LOST_S = 0.25
 """A coin unseen this long has a belief too vague for the χ² gate; it waits for round 2."""
 STAYED_MM = 8.0
 """A coin seen again this close to where a hand hid it is taken to have stayed there."""
+CARRIED_MM = 150.0
+"""Beyond this a coin back from under a hand was carried there (a flick under the fingers
+is short): it was put down, so it is seen whole, sharp and with its own look, not as a
+fragment, a streak or a fingertip apart from the withdrawing hand."""
+CARRIED_LOOK = 0.3
+"""Largest look distance for a coin put down (a coin at rest reads within 0.02 of its look
+at the session start; skin and sleeves read 0.6 and more away from any coin)."""
+SEEN_BEFORE_MM = 80.0
+"""A coin back from under a hand at a new place is taken only once a blob no coin took was
+there (or within one frame's slide of it) in the frame before too: the edge of a
+withdrawing arm leaves one-frame blobs."""
 RESTING_MM_S = 30.0
 """A coin slower than this is at rest (the pipeline's threshold for activity too)."""
 
@@ -70,6 +84,10 @@ class CoinTrack:
     def speed_mm_s(self) -> float:
         return float(np.hypot(*self.filter.x[2:]))
 
+    def vague(self, t: float) -> bool:
+        """Under a hand, or unseen for LOST_S: it may be anywhere a hand could take it."""
+        return self.hidden or t - self.last_seen > LOST_S
+
 
 class Tracker:
     """Keeps every known coin's identity from frame to frame."""
@@ -86,6 +104,8 @@ class Tracker:
             look = None if looks is None else np.asarray(looks.get(coin), float)
             self.tracks[coin] = CoinTrack(coin, f, look, last_seen=t0)
         self.t = t0
+        self._previous = np.zeros((0, 2))
+        """The last frame's detected centres that no coin took."""
 
     def update(self, t: float, detections: Detections,
                covered: Callable[[tuple[float, float]], bool] | None = None
@@ -98,15 +118,13 @@ class Tracker:
         if n and coins:
             cost = np.full((len(coins), n), UNMATCHED)
             for i, coin in enumerate(coins):
-                if self.tracks[coin].hidden or t - self.tracks[coin].last_seen > LOST_S:
+                if self.tracks[coin].vague(t):
                     continue  # under a hand or long unseen: too vague to gate on (round 2)
                 d2 = self.tracks[coin].filter.mahalanobis2(t, detections.center_mm)
                 cost[i] = np.where(d2 <= GATE_CHI2, d2, UNMATCHED)
-            cost[:, sorted(fingered)] = UNMATCHED
-            rows, cols = linear_sum_assignment(cost)
-            for i, j in zip(rows, cols, strict=True):
-                if cost[i, j] < UNMATCHED:
-                    assigned[coins[i]] = int(j)
+            cost[:, sorted(fingered | self._where_hidden(detections, coins))] = UNMATCHED
+            for i, j in _assign(cost, GATE_CHI2):
+                assigned[coins[i]] = j
             self._second_round(t, detections, coins, assigned, fingered)
         for coin in coins:
             track = self.tracks[coin]
@@ -119,7 +137,7 @@ class Tracker:
                     track.filter.x[2:] = 0.0
                 continue
             z = detections.center_mm[j]
-            if track.hidden or t - track.last_seen > LOST_S:
+            if track.vague(t):
                 track.filter.reseed(t, z, np.zeros(2))
             else:
                 track.filter.step(t, z)
@@ -128,17 +146,22 @@ class Tracker:
             track.observations.append(Observation(t, (float(z[0]), float(z[1])),
                                                   float(detections.streak_mm[j])))
         self.t = t
+        taken = sorted(set(assigned.values()))
+        self._previous = np.delete(detections.center_mm, taken, axis=0)
         return assigned
 
     def _fingered(self, detections: Detections, coins: list[str]) -> set[int]:
         """Detections that are a resting coin seen with a fingertip merged into it."""
         resting = [self.tracks[c].position_mm for c in coins
                    if self.tracks[c].speed_mm_s < RESTING_MM_S]
-        if not resting or not detections.by_hand.any():
-            return set()
-        near = np.hypot(*(detections.center_mm[:, None, :] - np.asarray(resting)[None]).T).T
-        return {int(j) for j in np.nonzero(detections.by_hand > 0)[0]
-                if (near[j] < detections.radius_mm[j]).any()}
+        near = _near(detections.center_mm, resting, detections.radius_mm)
+        return {int(j) for j in np.nonzero(near & (detections.by_hand > 0))[0]}
+
+    def _where_hidden(self, detections: Detections, coins: list[str]) -> set[int]:
+        """Detections where a hidden coin was: its own, unless round 2 finds otherwise (a
+        neighbour whose belief grew while it coasted must not take it in round 1)."""
+        hidden = [self.tracks[c].position_mm for c in coins if self.tracks[c].hidden]
+        return {int(j) for j in np.nonzero(_near(detections.center_mm, hidden, STAYED_MM))[0]}
 
     def _second_round(self, t: float, detections: Detections, coins: list[str],
                       assigned: dict[str, int], fingered: set[int]) -> None:
@@ -149,10 +172,12 @@ class Tracker:
         if not free_coins or not free_dets:
             return
         cost = np.full((len(free_coins), len(free_dets)), UNMATCHED)
+        persists = _near(detections.center_mm, list(self._previous), SEEN_BEFORE_MM)
         for i, coin in enumerate(free_coins):
             track = self.tracks[coin]
             reach = MAX_SPEED_MM_S * max(t - track.last_seen, 1e-3) + 20.0
-            if track.hidden:
+            vague = track.vague(t)
+            if vague:
                 reach = max(reach, 1500.0)  # a hand may have moved it anywhere
             for k, j in enumerate(free_dets):
                 d = float(np.hypot(*(detections.center_mm[j] - track.position_mm)))
@@ -161,18 +186,21 @@ class Tracker:
                 look_cost = 0.0
                 if track.look is not None and detections.look.shape[1] == len(track.look):
                     look_cost = float(np.linalg.norm(detections.look[j] - track.look))
-                if track.hidden and d < STAYED_MM:
+                if vague and d >= STAYED_MM and (
+                        look_cost >= detections.hand_look[j] or not persists[j]):
+                    continue  # more like the hand than this coin, or a one-frame blob
+                if vague and d > CARRIED_MM and not (
+                        _whole(detections, j) and look_cost < CARRIED_LOOK):
+                    continue
+                if vague and d < STAYED_MM:
                     cost[i, k] = d / 50.0  # back where the hand hid it: it did not move
-                elif track.hidden:
+                elif vague:
                     # Flicked from under the fingers, or moved by hand anywhere: nearer is
                     # likelier, and the look (blurred while it slides) breaks the ties.
                     cost[i, k] = d / 20.0 + 10.0 * look_cost + 1.0
                 else:
                     cost[i, k] = d / 10.0 + 5.0 * look_cost
-        rows, cols = linear_sum_assignment(cost)
-        for i, k in zip(rows, cols, strict=True):
-            if cost[i, k] >= UNMATCHED:
-                continue
+        for i, k in _assign(cost, MISS_COST):
             coin, j = free_coins[i], free_dets[k]
             track = self.tracks[coin]
             dt = max(t - track.last_seen, 1e-3)
@@ -180,3 +208,34 @@ class Tracker:
             velocity = (detections.center_mm[j] - np.asarray(last)) / dt
             track.filter.reseed(track.last_seen, np.asarray(last, float), velocity)
             assigned[coin] = j
+
+
+def _near(centers: np.ndarray, points: list[tuple[float, float]],
+          within: float | np.ndarray) -> np.ndarray:
+    """(N,) True for each centre closer than `within` (per centre, or one value) to a point."""
+    if not points or not len(centers):
+        return np.zeros(len(centers), bool)
+    d = np.hypot(*(centers[:, None, :] - np.asarray(points)[None]).transpose(2, 0, 1))
+    return (d < np.reshape(within, (-1, 1))).any(axis=1)
+
+
+def _whole(detections: Detections, j: int) -> bool:
+    """Is detection `j` a whole coin at rest (not a fragment of one, nor a streak)?"""
+    return bool(detections.confidence[j] >= 0.8
+                and detections.streak_mm[j] < detections.radius_mm[j])
+
+
+def _assign(cost: np.ndarray, miss: float) -> list[tuple[int, int]]:
+    """Minimum-cost pairs (row, column), where leaving a row unpaired costs `miss`.
+
+    scipy's `linear_sum_assignment` pairs as many rows as it can: a far, poor pair would
+    then pull a near, good one apart.  Each row gets a column of its own meaning "no
+    detection" at the price `miss` (the usual augmentation for gated assignment).
+    """
+    n, m = cost.shape
+    augmented = np.full((n, m + n), UNMATCHED)
+    augmented[:, :m] = cost
+    augmented[np.arange(n), m + np.arange(n)] = miss
+    rows, cols = linear_sum_assignment(augmented)
+    return [(int(i), int(j)) for i, j in zip(rows, cols, strict=True)
+            if j < m and cost[i, j] < UNMATCHED]

@@ -56,3 +56,16 @@ def test_a_resting_coin_with_a_fingertip_merged_into_its_blob_is_held_where_it_r
     # Flicked: away from the fingers it is taken again, wherever it slid to.
     away = Detections(np.array([[0.0, 60.0]]), radius_mm=np.array([12.7]))
     assert tracker.update(5 / 30, away, covered=lambda p: False) == {"moons": 0}
+
+
+def test_a_coasting_neighbour_does_not_take_a_hidden_coins_place() -> None:
+    tracker = Tracker({"moons": (0.0, 0.0), "ace": (-44.5, -44.5)}, 0.0)
+    both = Detections(np.array([[0.0, 0.0], [-44.5, -44.5]]))
+    for k in range(1, 4):
+        tracker.update(k / 30, both, covered=lambda p: False)
+    under_hand = lambda p: p[1] < -20.0  # noqa: E731 - the hand covers ace, not moons
+    for k in range(4, 9):  # moons unseen (a finger merged with it), ace under the hand
+        tracker.update(k / 30, Detections.empty(), covered=under_hand)
+    assert tracker.tracks["ace"].hidden and not tracker.tracks["moons"].hidden
+    back = Detections(np.array([[-44.4, -44.6]]))
+    assert tracker.update(9 / 30, back, covered=under_hand) == {"ace": 0}
