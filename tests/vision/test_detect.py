@@ -132,3 +132,36 @@ def test_a_place_is_not_learnt_while_a_finger_reaches_into_it(
     assert detector.forget(place)
     found, _ = detector.detect(clear)
     assert nearest(found.center_mm, place) > LAYOUT.coin_mm
+
+
+def test_white_clipped_by_the_camera_stays_white_when_the_exposure_falls() -> None:
+    spots = start_spots(LAYOUT)
+    paper = ((-300.0, 100.0), (-200.0, 200.0))  # a white tile, clipped at 255
+
+    def scene(exposure: float, seed: int) -> np.ndarray:
+        image = frame({p: LIGHT_COIN for p in spots.values()}, seed).astype(np.float32)
+        image *= exposure
+        a, b = (mapping().to_pixels(np.asarray([p], float))[0].astype(int) for p in paper)
+        image[a[1]:b[1], a[0]:b[0]] = 255.0  # brighter than white at any exposure here
+        return np.clip(image, 0, 255).astype(np.uint8)
+
+    det = CoinDetector(mapping(), LAYOUT, SIZE)
+    det.learn_empty_table(scene(1.0, 0), spots.values())
+    found, _ = det.detect(scene(0.93, 7))
+    assert len(found) == len(spots)
+
+
+def test_faint_change_away_from_the_coins_is_learnt_as_the_table(
+        detector: CoinDetector) -> None:
+    spots = start_spots(LAYOUT)
+    image = frame({p: LIGHT_COIN for p in spots.values()}, 8)
+    a = mapping().to_pixels(np.asarray([[-300.0, 100.0]]))[0].astype(int)
+    b = mapping().to_pixels(np.asarray([[-278.0, 122.0]]))[0].astype(int)
+    image[a[1]:b[1], a[0]:b[0]] += 15  # the light drifted there: 45 of colour distance
+    assert len(detector.detect(image)[0]) == len(spots) + 1
+    for _ in range(60):
+        detector.detect(image)
+        detector.adapt(spots.values())
+    found, _ = detector.detect(image)
+    assert len(found) == len(spots)
+    assert max(nearest(found.center_mm, p) for p in spots.values()) < 0.4

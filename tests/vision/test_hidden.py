@@ -69,3 +69,18 @@ def test_a_coasting_neighbour_does_not_take_a_hidden_coins_place() -> None:
     assert tracker.tracks["ace"].hidden and not tracker.tracks["moons"].hidden
     back = Detections(np.array([[-44.4, -44.6]]))
     assert tracker.update(9 / 30, back, covered=under_hand) == {"ace": 0}
+
+
+def test_a_hidden_coin_is_not_taken_by_a_one_frame_blob_or_a_fingertip() -> None:
+    tracker = Tracker({"moons": (0.0, 0.0)}, 0.0, looks={"moons": np.array([0.8, 0.8, 0.8])})
+    tracker.update(0.1, Detections.empty(), covered=lambda p: True)
+    coin_look = np.array([[0.8, 0.8, 0.8]])
+    flash = Detections(np.array([[60.0, 0.0]]), look=coin_look)
+    assert tracker.update(0.2, Detections.empty(), covered=lambda p: True) == {}
+    assert tracker.update(0.3, flash, covered=lambda p: True) == {}  # seen once: not yet
+    fingertip = Detections(np.array([[0.0, 60.0]]), look=np.array([[0.7, 0.5, 0.4]]),
+                           hand_look=np.array([0.05]))
+    tracker.update(0.4, fingertip, covered=lambda p: True)
+    assert tracker.update(0.5, fingertip, covered=lambda p: True) == {}  # the hand's colour
+    tracker.update(0.6, flash, covered=lambda p: True)
+    assert tracker.update(0.7, flash, covered=lambda p: True) == {"moons": 0}
