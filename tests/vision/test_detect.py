@@ -136,7 +136,7 @@ def test_a_place_is_not_learnt_while_a_finger_reaches_into_it(
 
 def test_white_clipped_by_the_camera_stays_white_when_the_exposure_falls() -> None:
     spots = start_spots(LAYOUT)
-    paper = ((-300.0, 100.0), (-200.0, 200.0))  # a white tile, clipped at 255
+    paper = ((-300.0, 100.0), (-276.0, 124.0))  # a white patch, clipped at 255
 
     def scene(exposure: float, seed: int) -> np.ndarray:
         image = frame({p: LIGHT_COIN for p in spots.values()}, seed).astype(np.float32)
