@@ -125,7 +125,7 @@ def hough_circles(image: np.ndarray, r_px: float, param1: float = 100.0,
 class HoughDetector:
     """cv2.HoughCircles over the table: circles of a coin's radius (± 30 %), table mm out.
 
-    Same interface as `CoinDetector` (learn_empty_table, detect, covered, forget); it has no
+    Same interface as `CoinDetector` (learn_empty_table, detect, covered, forget, adapt); it has no
     idea of hands, so nothing is ever covered.  `param2` (the accumulator threshold) was
     chosen on one clip and is the same for every clip and look.
     """
@@ -155,8 +155,12 @@ class HoughDetector:
     def covered(self, hands: np.ndarray, point_mm: tuple[float, float]) -> bool:
         return False
 
-    def forget(self, point_mm: tuple[float, float]) -> None:
+    def forget(self, point_mm: tuple[float, float]) -> bool:
         """There is no empty-table model to correct where a coin has left."""
+        return True
+
+    def adapt(self, coins_mm: Iterable) -> None:
+        """There is no empty-table model to follow the light."""
 
     def __getattr__(self, name: str):
         raise AttributeError(f"HoughDetector has no {name!r}: the pipeline now asks its "

@@ -33,6 +33,8 @@ COIN_HEIGHT_MM = 3.0
 """A coin's top face above the cloth (piecepack coins are 2–4 mm thick)."""
 ADAPT_EVERY = 4
 """The empty-table model follows the light every this many frames (it changes slowly)."""
+LIGHTEST_SHADOW = 0.97
+"""A dimming this slight is still a shadow (the penumbra of an arm over white paper)."""
 SATURATED = 250
 """A channel this bright is taken as clipped by the camera (white paper under a lamp)."""
 
@@ -291,7 +293,7 @@ class CoinDetector:
         b = bg[ys, xs].astype(np.float32)
         k = f.sum(axis=1) / (b.sum(axis=1) + 1.0)
         misfit = np.abs(f - k[:, None] * b) <= 6.0 + 0.08 * b
-        is_shadow = (k < 0.93) & (k > self.config.deepest_shadow) & misfit.all(axis=1)
+        is_shadow = (k < LIGHTEST_SHADOW) & (k > self.config.deepest_shadow) & misfit.all(axis=1)
         shadow[ys[is_shadow], xs[is_shadow]] = True
         return shadow
 

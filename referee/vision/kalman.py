@@ -60,6 +60,10 @@ def update(x: np.ndarray, P: np.ndarray, z: np.ndarray, H: np.ndarray, R: np.nda
     return x_post, P_post, y, S
 
 
+REST_SPEED_SIGMA = 100.0
+"""Velocity spread (mm/s) of a coin held at rest."""
+
+
 @dataclass
 class MotionModel:
     """The coin's physics and the noise levels the filter assumes."""
@@ -110,6 +114,13 @@ class CoinFilter:
         if float(np.hypot(*self.x[2:])) < self.model.rest_speed_mm_s:
             self.x[2:] *= 0.5  # settle gently: friction holds a slow coin
         return y
+
+    def hold(self) -> None:
+        """At rest where it is, as sure as when last seen: a resting coin that goes unseen
+        (a finger merged with it, a glint) does not wander; if it was struck, the tracker's
+        second round finds it wherever it went."""
+        self.x[2:] = 0.0
+        self.P = np.diag([self.model.r_mm ** 2] * 2 + [REST_SPEED_SIGMA ** 2] * 2)
 
     def reseed(self, t: float, z: np.ndarray, velocity: np.ndarray) -> None:
         """Re-start from an observation after an impact or occlusion (OC-SORT's idea)."""

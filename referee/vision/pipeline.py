@@ -81,6 +81,8 @@ class Pipeline:
         self.vacated: dict[str, tuple[float, float]] = {}
         """Where each coin stood at the session start, until the detector has learnt the
         cloth there (the empty table was only inpainted under it)."""
+        self.off_table: set[str] = set()
+        """Coins that left the table: their return is a place without a lift."""
         self.placed: list[tuple[str, float, float, tuple[float, float],
                                 tuple[float, float]]] = []
         """Coins that came back elsewhere from under a hand: lifted and placed, unless a
@@ -168,6 +170,10 @@ class Pipeline:
         hidden: dict[str, Motion] = {}
         out: list[ev.Event] = []
         for coin, t_hid, t_back, where, p in self.placed:
+            if coin in self.off_table:  # put back after it left the table: no lift
+                self.off_table.discard(coin)
+                out.append(ev.Place(round(t_back, 4), coin, (round(p[0], 2), round(p[1], 2))))
+                continue
             if any(c == coin and t_hid - 0.5 <= tf <= t_back + 0.5 for c, tf in flicked):
                 continue  # flicked from under the fingertip and seen sliding
             if t_back - t_hid < HIDDEN_FLICK_S and math.dist(where, p) < HIDDEN_FLICK_MM:
@@ -184,6 +190,7 @@ class Pipeline:
         for e in out:
             if isinstance(e, ev.OffTable) and self.tracker is not None:
                 self.tracker.tracks[e.coin].hidden = True  # gone until a hand puts it back
+                self.off_table.add(e.coin)
         for coin, obs in self.tracks.items():
             self.tracks[coin] = [o for o in obs if o[0] >= t - self.config.history_s]
         return out

@@ -49,10 +49,6 @@ fragment, a streak or a fingertip apart from the withdrawing hand."""
 CARRIED_LOOK = 0.3
 """Largest look distance for a coin put down (a coin at rest reads within 0.02 of its look
 at the session start; skin and sleeves read 0.6 and more away from any coin)."""
-SEEN_BEFORE_MM = 80.0
-"""A coin back from under a hand at a new place is taken only once a blob no coin took was
-there (or within one frame's slide of it) in the frame before too: the edge of a
-withdrawing arm leaves one-frame blobs."""
 RESTING_MM_S = 30.0
 """A coin slower than this is at rest (the pipeline's threshold for activity too)."""
 
@@ -125,7 +121,7 @@ class Tracker:
             cost[:, sorted(fingered | self._where_hidden(detections, coins))] = UNMATCHED
             for i, j in _assign(cost, GATE_CHI2):
                 assigned[coins[i]] = j
-            self._second_round(t, detections, coins, assigned, fingered)
+            self._second_round(t, detections, coins, assigned, fingered, covered)
         for coin in coins:
             track = self.tracks[coin]
             j = assigned.get(coin)
@@ -134,7 +130,7 @@ class Tracker:
                 track.hidden = bool(covered and covered(track.position_mm))
                 if not track.hidden:
                     # Unseen and uncovered: hold it where it was last seen (it cannot vanish).
-                    track.filter.x[2:] = 0.0
+                    track.filter.hold()
                 continue
             z = detections.center_mm[j]
             if track.vague(t):
@@ -164,21 +160,32 @@ class Tracker:
         return {int(j) for j in np.nonzero(_near(detections.center_mm, hidden, STAYED_MM))[0]}
 
     def _second_round(self, t: float, detections: Detections, coins: list[str],
-                      assigned: dict[str, int], fingered: set[int]) -> None:
-        """Left-over coins and detections: match by reach and look, then re-seed."""
+                      assigned: dict[str, int], fingered: set[int],
+                      covered: Callable[[tuple[float, float]], bool] | None) -> None:
+        """Left-over coins and detections: match by reach and look, then re-seed.
+
+        A coin seen last frame whose place a hand now covers went under the hand: it is not
+        matched far away (a blob at the hand's edge is not that coin struck).
+        """
         free_coins = [c for c in coins if c not in assigned]
         used = set(assigned.values()) | fingered
         free_dets = [j for j in range(len(detections)) if j not in used]
         if not free_coins or not free_dets:
             return
         cost = np.full((len(free_coins), len(free_dets)), UNMATCHED)
-        persists = _near(detections.center_mm, list(self._previous), SEEN_BEFORE_MM)
+        # A coin back from under a hand at a new place is taken only once a blob no coin took
+        # was there, or within one frame's slide of it, the frame before too: the edge of a
+        # withdrawing arm leaves one-frame blobs.
+        persists = _near(detections.center_mm, list(self._previous),
+                         MAX_SPEED_MM_S * max(t - self.t, 1e-3) + 20.0)
         for i, coin in enumerate(free_coins):
             track = self.tracks[coin]
             reach = MAX_SPEED_MM_S * max(t - track.last_seen, 1e-3) + 20.0
             vague = track.vague(t)
             if vague:
                 reach = max(reach, 1500.0)  # a hand may have moved it anywhere
+            elif covered is not None and covered(track.position_mm):
+                reach = STAYED_MM
             for k, j in enumerate(free_dets):
                 d = float(np.hypot(*(detections.center_mm[j] - track.position_mm)))
                 if d > reach:
@@ -186,11 +193,8 @@ class Tracker:
                 look_cost = 0.0
                 if track.look is not None and detections.look.shape[1] == len(track.look):
                     look_cost = float(np.linalg.norm(detections.look[j] - track.look))
-                if vague and d >= STAYED_MM and (
-                        look_cost >= detections.hand_look[j] or not persists[j]):
-                    continue  # more like the hand than this coin, or a one-frame blob
-                if vague and d > CARRIED_MM and not (
-                        _whole(detections, j) and look_cost < CARRIED_LOOK):
+                if vague and d >= STAYED_MM and not (
+                        persists[j] and _back(track, detections, j, d, look_cost)):
                     continue
                 if vague and d < STAYED_MM:
                     cost[i, k] = d / 50.0  # back where the hand hid it: it did not move
@@ -219,10 +223,22 @@ def _near(centers: np.ndarray, points: list[tuple[float, float]],
     return (d < np.reshape(within, (-1, 1))).any(axis=1)
 
 
-def _whole(detections: Detections, j: int) -> bool:
-    """Is detection `j` a whole coin at rest (not a fragment of one, nor a streak)?"""
-    return bool(detections.confidence[j] >= 0.8
-                and detections.streak_mm[j] < detections.radius_mm[j])
+def _back(track: CoinTrack, detections: Detections, j: int, d: float, look_cost: float
+          ) -> bool:
+    """Can detection `j`, `d` mm from where a hand hid this coin, be the coin back?
+
+    A streak is the coin sliding out from under the fingers: its line points back at the
+    hidden place.  A sharp blob is the coin at rest: it looks more like the coin than like
+    the hand; and put down far away (carried), it is whole and has the coin's own look.
+    """
+    if detections.streak_mm[j] > detections.radius_mm[j]:
+        u = detections.streak_dir[j]
+        off = np.asarray(track.position_mm) - detections.center_mm[j]
+        return bool(abs(off[0] * u[1] - off[1] * u[0]) < 2.0 * detections.radius_mm[j])
+    if look_cost >= detections.hand_look[j]:
+        return False
+    return d <= CARRIED_MM or bool(detections.confidence[j] >= 0.8
+                                   and look_cost < CARRIED_LOOK)
 
 
 def _assign(cost: np.ndarray, miss: float) -> list[tuple[int, int]]:
