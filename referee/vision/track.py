@@ -49,6 +49,10 @@ fragment, a streak or a fingertip apart from the withdrawing hand."""
 CARRIED_LOOK = 0.3
 """Largest look distance for a coin put down (a coin at rest reads within 0.02 of its look
 at the session start; skin and sleeves read 0.6 and more away from any coin)."""
+HAND_LIKE = 2.0
+"""A sharp blob this many times nearer the hands' mean colour than the coin's look is skin
+or sleeve, not that coin (fragments read 0.1–0.2 from the hand and 0.35–0.7 from every
+coin; two coins merged in one blurred blob read about as near the one as the other)."""
 RESTING_MM_S = 30.0
 """A coin slower than this is at rest (the pipeline's threshold for activity too)."""
 
@@ -117,7 +121,8 @@ class Tracker:
                 if self.tracks[coin].vague(t):
                     continue  # under a hand or long unseen: too vague to gate on (round 2)
                 d2 = self.tracks[coin].filter.mahalanobis2(t, detections.center_mm)
-                cost[i] = np.where(d2 <= GATE_CHI2, d2, UNMATCHED)
+                ok = (d2 <= GATE_CHI2) & ~_hand_like(self.tracks[coin], detections)
+                cost[i] = np.where(ok, d2, UNMATCHED)
             cost[:, sorted(fingered | self._where_hidden(detections, coins))] = UNMATCHED
             for i, j in _assign(cost, GATE_CHI2):
                 assigned[coins[i]] = j
@@ -186,9 +191,10 @@ class Tracker:
                 reach = max(reach, 1500.0)  # a hand may have moved it anywhere
             elif covered is not None and covered(track.position_mm):
                 reach = STAYED_MM
+            hand_like = _hand_like(track, detections)
             for k, j in enumerate(free_dets):
                 d = float(np.hypot(*(detections.center_mm[j] - track.position_mm)))
-                if d > reach:
+                if d > reach or hand_like[j]:
                     continue
                 look_cost = 0.0
                 if track.look is not None and detections.look.shape[1] == len(track.look):
@@ -223,20 +229,28 @@ def _near(centers: np.ndarray, points: list[tuple[float, float]],
     return (d < np.reshape(within, (-1, 1))).any(axis=1)
 
 
+def _hand_like(track: CoinTrack, detections: Detections) -> np.ndarray:
+    """(N,) True for sharp blobs that look more like the frame's hands than like this coin
+    (a fingertip beside it or following through after the flick)."""
+    if track.look is None or detections.look.shape[1] != len(track.look):
+        return np.zeros(len(detections), bool)
+    look_cost = np.linalg.norm(detections.look - track.look, axis=1)
+    sharp = detections.streak_mm <= detections.radius_mm
+    return sharp & (look_cost > HAND_LIKE * detections.hand_look)
+
+
 def _back(track: CoinTrack, detections: Detections, j: int, d: float, look_cost: float
           ) -> bool:
     """Can detection `j`, `d` mm from where a hand hid this coin, be the coin back?
 
     A streak is the coin sliding out from under the fingers: its line points back at the
-    hidden place.  A sharp blob is the coin at rest: it looks more like the coin than like
-    the hand; and put down far away (carried), it is whole and has the coin's own look.
+    hidden place.  A sharp blob (not like the hand: `_hand_like`) is the coin at rest; put
+    down far away (carried), it is whole and has the coin's own look.
     """
     if detections.streak_mm[j] > detections.radius_mm[j]:
         u = detections.streak_dir[j]
         off = np.asarray(track.position_mm) - detections.center_mm[j]
         return bool(abs(off[0] * u[1] - off[1] * u[0]) < 2.0 * detections.radius_mm[j])
-    if look_cost >= detections.hand_look[j]:
-        return False
     return d <= CARRIED_MM or bool(detections.confidence[j] >= 0.8
                                    and look_cost < CARRIED_LOOK)
 

@@ -84,3 +84,17 @@ def test_a_hidden_coin_is_not_taken_by_a_one_frame_blob_or_a_fingertip() -> None
     assert tracker.update(0.5, fingertip, covered=lambda p: True) == {}  # the hand's colour
     tracker.update(0.6, flash, covered=lambda p: True)
     assert tracker.update(0.7, flash, covered=lambda p: True) == {"moons": 0}
+
+
+def test_a_fingertip_following_through_is_not_the_coin_it_flicked() -> None:
+    coin_look = np.array([0.7, 0.7, 0.7])
+    tracker = Tracker({"moons": (0.0, 0.0)}, 0.0, looks={"moons": coin_look})
+    for k in range(1, 4):
+        tracker.update(k / 30, Detections(np.array([[0.0, 0.0]]), look=coin_look[None]),
+                       covered=lambda p: False)
+    # The coin is 35 mm on, blurred; the fingertip is where the coin was, skin-coloured.
+    seen = Detections(np.array([[0.0, 35.0], [0.0, -8.0]]), radius_mm=np.full(2, 12.7),
+                      streak_mm=np.array([20.0, 0.0]), streak_dir=np.array([[0, 1], [0, 1]]),
+                      look=np.array([[0.6, 0.6, 0.6], [0.4, 0.45, 0.6]]),
+                      hand_look=np.array([0.3, 0.03]))
+    assert tracker.update(4 / 30, seen, covered=lambda p: False) == {"moons": 0}
