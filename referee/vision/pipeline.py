@@ -131,7 +131,8 @@ class Pipeline:
                 if np.hypot(p[0] - where[0], p[1] - where[1]) > PLACE_MOVE_MM:
                     self.placed.append((coin, t_hid, frame.t, where, p))
             self.tracks[coin].append((frame.t, p[0], p[1]))
-        self._learn_vacated()
+        if not hands.any():
+            self._learn_vacated()
         self.detector.adapt(track.position_mm for track in self.tracker.tracks.values()
                             if not track.gone)
         moving = any(t.speed_mm_s > RESTING_MM_S for t in self.tracker.tracks.values())
@@ -144,7 +145,9 @@ class Pipeline:
         return sorted(out, key=lambda e: e.t)
 
     def _learn_vacated(self) -> None:
-        """Start places that no coin covers any more: the detector learns the cloth there.
+        """Start places that no coin covers any more: the detector learns the cloth there
+        (called only while no hand is in view: a fingertip apart from its hand would be
+        learnt as cloth and linger as a ghost).
 
         A coin beside the place does not stop it: only one whose disc (or its shadow's
         rim) reaches into the disc the detector learns.
