@@ -46,11 +46,9 @@ def reconstruct(window: FlickWindow, layout: Layout) -> list[ev.Event]:
     sigma_t = window.frame_dt / 4.0
     touches = _touches(window, layout)
     touches += _rebounds(window, layout, touches)
-    struck: set[str] = set()
+    struck = _struck(window, touches)
     for touch in touches:
         if touch["piece"] is None:
-            struck |= {c for c in (touch["a"], touch["b"])
-                       if c in window.motions and c not in touch["moving"]}
             out.append((touch["t"], 2, ev.Contact(
                 round(touch["t"], 4), touch["a"], touch["b"], tuple(touch["moving"]),
                 round(touch["speed"], 1), confidence=touch["confidence"],
@@ -207,6 +205,26 @@ def _touches(window: FlickWindow, layout: Layout) -> list[dict]:
     return _dedupe(found)
 
 
+SAME_CONTACT_S = 0.01
+"""Two reports of one pair's contact this close in time are one contact (two coins that
+touched cannot part and meet again sooner)."""
+RECOIL_MM_S = 50.0
+"""A striker leaving backwards this fast after a strike was hit back (not noise)."""
+COIN_RESTITUTION = 0.9
+"""Between two coins (only to time a contact inferred from the speeds it left)."""
+
+
+def _struck(window: FlickWindow, touches: list[dict]) -> set[str]:
+    """Moving coins set going by a contact: at rest at their first contact (a striker hit
+    back later is still the coin that was flicked)."""
+    first: dict[str, bool] = {}
+    for touch in sorted(touches, key=lambda f: f["t"]):
+        if touch["piece"] is None:
+            for c in (touch["a"], touch["b"]):
+                first.setdefault(c, c not in touch["moving"])
+    return {c for c, at_rest in first.items() if at_rest and c in window.motions}
+
+
 def _rebounds(window: FlickWindow, layout: Layout, touches: list[dict]) -> list[dict]:
     """Hits of a struck coin on a piece beside it, sooner than a frame could show.
 
@@ -245,13 +263,46 @@ def _rebounds(window: FlickWindow, layout: Layout, touches: list[dict]) -> list[
             if any(f["a"] == struck and f["piece"] == piece.name
                    and abs(f["t"] - t_hit) < window.frame_dt for f in [*touches, *found]):
                 break  # the same impact, already seen or inferred
+            gap_mm = float(steps[closed[0]])
             found.append({"t": t_hit, "a": struck, "b": None, "piece": piece.name,
                           "moving": [struck], "speed": speed,
-                          "frames": [math.floor(t_hit / window.frame_dt),
-                                     math.ceil(t_hit / window.frame_dt)],
-                          "gap": round(float(steps[closed[0]]), 2), "confidence": 0.8})
+                          "frames": _frames(t_hit, window.frame_dt),
+                          "gap": round(gap_mm, 2), "confidence": 0.8})
+            back = _recontact(window, striker, struck, touch["t"], normal, t_hit, gap_mm)
+            if back is not None:
+                found.append(back)
             break
     return found
+
+
+def _frames(t: float, frame_dt: float) -> list[int]:
+    """The two frames either side of an instant (an inferred event's evidence)."""
+    return [math.floor(t / frame_dt), math.ceil(t / frame_dt)]
+
+
+def _recontact(window: FlickWindow, striker: str, struck: str, t_touch: float,
+               normal: np.ndarray, t_hit: float, gap_mm: float) -> dict | None:
+    """The struck coin, back from the piece it hit, striking the striker again.
+
+    A coin cannot drive back the coin it struck head-on (its velocity along the line of
+    centres stays ≥ 0); when the striker is seen leaving backwards, the struck coin came back
+    from the piece and hit it.  It had `gap_mm` to travel back, at about the speed it gave
+    (equal masses: the striker leaves with (1 + e)/2 of it, e ≈ 0.9 between coins).
+    """
+    motion = window.motions.get(striker)
+    if motion is None:
+        return None
+    # The striker's slides that begin around the strike and a few frames after it.
+    later = [sl for sl in motion.slides[1:]
+             if t_touch - window.frame_dt < sl.t0 <= t_touch + 3.0 * window.frame_dt]
+    away = max((-float(np.asarray(sl.v0) @ normal) for sl in later), default=0.0)
+    if away < RECOIL_MM_S:
+        return None  # not driven back
+    speed = away * 2.0 / (1.0 + COIN_RESTITUTION)
+    t = t_hit + gap_mm / speed
+    return {"t": t, "a": struck, "b": striker, "piece": None, "moving": [struck],
+            "speed": speed, "frames": _frames(t, window.frame_dt), "gap": 0.0,
+            "confidence": 0.7}
 
 
 def _dedupe(found: list[dict]) -> list[dict]:
@@ -260,7 +311,7 @@ def _dedupe(found: list[dict]) -> list[dict]:
     for f in found:
         if f["piece"] is None and any(
                 g["piece"] is None and {g["a"], g["b"]} == {f["a"], f["b"]}
-                and abs(g["t"] - f["t"]) < 0.004 for g in out):
+                and abs(g["t"] - f["t"]) < SAME_CONTACT_S for g in out):
             continue
         out.append(f)
     return out

@@ -48,6 +48,20 @@ def test_first_impact_of_a_strike(fps: float) -> None:
     assert contacts and min(abs(g.t - first.t) for g in contacts) < (0.010 if fps == 30 else 0.04)
 
 
+def test_a_strike_is_one_flick_with_its_contact_the_tower_hit_and_the_recoil() -> None:
+    """The struck coin hits the tower behind it and comes back into the striker, all within
+    a frame: the hit is inferred from the line of centres, the recoil from the striker being
+    driven back; the striker stays the one coin flicked."""
+    session, got = events_from("strike", 30.0)
+    assert [(e.coin, round(e.t, 1)) for e in of_type(got, "flick")] == [("moons", 1.9)]
+    for true in [*of_type(session.events, "contact"), *of_type(session.events, "hit")]:
+        same = [g for g in of_type(got, true.type) if g.moving == true.moving] \
+            if true.type == "contact" else \
+            [g for g in of_type(got, "hit") if (g.coin, g.piece) == (true.coin, true.piece)]
+        assert same and min(abs(g.t - true.t) for g in same) < 0.01, true
+    assert len(of_type(got, "contact")) == 2
+
+
 def test_tower_hit() -> None:
     session, got = events_from("tower-hit", 30.0)
     true = of_type(session.events, "hit")[0]
