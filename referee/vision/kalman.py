@@ -115,10 +115,12 @@ class CoinFilter:
             self.x[2:] *= 0.5  # settle gently: friction holds a slow coin
         return y
 
-    def hold(self) -> None:
-        """At rest where it is, as sure as when last seen: a resting coin that goes unseen
-        (a finger merged with it, a glint) does not wander; if it was struck, the tracker's
-        second round finds it wherever it went."""
+    def hold(self, at: np.ndarray | None = None) -> None:
+        """At rest where it is (or at `at`), as sure as when last seen: a resting coin that
+        goes unseen (a finger merged with it, a glint) does not wander; if it was struck,
+        the tracker's second round finds it wherever it went."""
+        if at is not None:
+            self.x[:2] = at
         self.x[2:] = 0.0
         self.P = np.diag([self.model.r_mm ** 2] * 2 + [REST_SPEED_SIGMA ** 2] * 2)
 

@@ -49,6 +49,8 @@ fragment, a streak or a fingertip apart from the withdrawing hand."""
 CARRIED_LOOK = 0.3
 """Largest look distance for a coin put down (a coin at rest reads within 0.02 of its look
 at the session start; skin and sleeves read 0.6 and more away from any coin)."""
+SHARP_LOOK_WEIGHT = 20.0
+"""Round 2's weight on the look of a sharp blob (a streak's look is half the cloth's)."""
 HAND_LIKE = 2.0
 """A sharp blob this many times nearer the hands' mean colour than the coin's look is skin
 or sleeve, not that coin (fragments read 0.1–0.2 from the hand and 0.35–0.7 from every
@@ -134,8 +136,10 @@ class Tracker:
                 track.filter.step(t, None)
                 track.hidden = bool(covered and covered(track.position_mm))
                 if not track.hidden:
-                    # Unseen and uncovered: hold it where it was last seen (it cannot vanish).
-                    track.filter.hold()
+                    # Unseen and uncovered: hold it where it was last seen (it cannot vanish;
+                    # a moving coin unseen has likely met another, and not flown on).
+                    last = track.observations[-1].center_mm if track.observations else None
+                    track.filter.hold(None if last is None else np.asarray(last, float))
                 continue
             z = detections.center_mm[j]
             if track.vague(t):
@@ -209,7 +213,8 @@ class Tracker:
                     # likelier, and the look (blurred while it slides) breaks the ties.
                     cost[i, k] = d / 20.0 + 10.0 * look_cost + 1.0
                 else:
-                    cost[i, k] = d / 10.0 + 5.0 * look_cost
+                    sharp = detections.streak_mm[j] <= detections.radius_mm[j]
+                    cost[i, k] = d / 10.0 + (SHARP_LOOK_WEIGHT if sharp else 5.0) * look_cost
         for i, k in _assign(cost, MISS_COST):
             coin, j = free_coins[i], free_dets[k]
             track = self.tracks[coin]
