@@ -5,8 +5,8 @@ flick's clip, and overrides that need the PIN.
 
 Vision is one replay of the clip, shared by the tests of this module (it is the slow part:
 ~20 s of CPU for the 6 s clip).  `test_the_scoreboard_follows_the_ground_truth` holds the
-referee to the clip's true rulings (its `events.jsonl` adjudicated); while vision misreads the
-clip it is a strict xfail, so it turns into a failure the day vision reads it right.
+referee to the clip's true rulings (its `events.jsonl` adjudicated); a clip vision misreads
+would be a strict xfail (MISREAD), which turns into a failure the day vision reads it right.
 """
 
 from __future__ import annotations
@@ -25,18 +25,17 @@ from tests.e2e.conftest import PIN, ROOT, Served, checked_page
 
 CLIP = "gate-run"
 """The clip replayed.  Every sample clip was tried (`referee calibrate`, `referee analyze`,
-`referee adjudicate`, against `events.jsonl` adjudicated) on 2026-11-22 at 05:53 UTC with the
-vision of that moment: none gives the true rulings yet; this one comes closest (both scores
-right), is short, and its truth (two scoring crossings) is a clear scoreboard change."""
+`referee adjudicate`, against `events.jsonl` adjudicated) on 2026-11-22 at 08:35 UTC with the
+vision of that moment: gate-run is read right (both flicks, all three crossings, nothing
+invented); it is short, and its truth (two scoring crossings) is a clear scoreboard change."""
 MISREAD = {
-    "gate-run": "vision reads both scores of Moons right, but also sees the Suns knight move "
-                "(flicked or lifted) as Moons passes it, at 3.17 s and 4.37 s: extra rulings",
-    "strike": "vision sees a lift and place of Moons at 1.77-2.2 s that never happened, and "
-              "the flick of Moons hitting a post instead of striking Crowns",
-    "capture": "vision reads both scores right, then a flick of Moons that never happened "
-               "(5.9 s) and guard 2's flick without its hit on Moons: no capture",
-    "off-table": "vision reads Arms leaving the table, but also a flick of Moons (1.23 s) and "
-                 "Moons lifted and put back at the edge",
+    "strike": "vision never sees Moons' fast streak under this look (too faint at this "
+              "exposure): the strike, the tower hit and the crossings are all missed",
+    "capture": "vision reads the three flicks of Moons and both scores right, guard 2's "
+               "flick as lifted and placed, Moons struck as flicked, and not the prisoner "
+               "put on its tower: no capture",
+    "off-table": "vision reads Arms' flick and its exit right; Arms put back at the edge at "
+                 "3.9 s is still under the hand when the clip ends",
 }
 VIDEO = ROOT / "sample_videos" / CLIP / "video.mp4"
 TRUTH = ROOT / "sample_videos" / CLIP / "events.jsonl"
