@@ -1,0 +1,83 @@
+"""The bundled sample videos as a user meets them: `referee calibrate` on the video, then
+`referee analyze` with that profile (not the simulator's exact camera), against each clip's
+ground truth.
+
+    .venv/bin/python -m benchmarks.sample_clips [CLIP ...] [--json]
+
+Per clip and event type: found / true + invented (an event matches a true one of the same
+type, coins, line or piece and direction within 50 ms, as in `benchmarks.vision_accuracy`,
+lifts and places included); and whether the rules engine, folding vision's events, ends in
+the same final state as it does on the true events (the scoreboard a player would see).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+from benchmarks.vision_accuracy import KINDS, match
+from referee.cli import main as referee
+from referee.events import read_events
+from referee.rules import make_game, replay
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLES = ROOT / "sample_videos"
+TYPES = (*KINDS, "lift", "place")
+
+
+def final_state(path: Path) -> dict:
+    """The final-state summary of Castle Croquetnole folded over an event file."""
+    return replay(make_game("castle-croquetnole", {}), read_events(path)).state.summary()
+
+
+def measure(clip: str, work: Path) -> dict:
+    video = SAMPLES / clip / "video.mp4"
+    profile, found = work / f"{clip}.profile.json", work / f"{clip}.events.jsonl"
+    for argv in (["calibrate", str(video), "--layout", "castle-croquetnole", "--out",
+                  str(profile)],
+                 ["analyze", str(video), "--calibration", str(profile), "--out", str(found),
+                  "--quiet"]):
+        with contextlib.redirect_stdout(io.StringIO()) as said:
+            status = referee(argv)
+        if status != 0:
+            raise SystemExit(f"referee {' '.join(argv)} failed:\n{said.getvalue()}")
+    truth_path = SAMPLES / clip / "events.jsonl"
+    truth, got = list(read_events(truth_path)), list(read_events(found))
+    counts = {}
+    for kind in TYPES:
+        t = [e for e in truth if e.type == kind]
+        g = [e for e in got if e.type == kind]
+        if t or g:
+            tp, _, invented, _ = match(t, g)
+            counts[kind] = {"found": tp, "true": len(t), "invented": invented}
+    return {"clip": clip, "events": counts,
+            "same_final_state": final_state(truth_path) == final_state(found)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("clips", nargs="*", help="sample clips (default: all)")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    args = parser.parse_args(argv)
+    clips = args.clips or sorted(p.name for p in SAMPLES.iterdir()
+                                 if (p / "video.mp4").is_file())
+    with tempfile.TemporaryDirectory() as tmp:
+        results = [measure(clip, Path(tmp)) for clip in clips]
+    if args.json:
+        print(json.dumps(results, indent=2))
+        return 0
+    for r in results:
+        cells = "  ".join(f"{k} {v['found']}/{v['true']}+{v['invented']}"
+                          for k, v in r["events"].items())
+        verdict = "same final state" if r["same_final_state"] else "final state differs"
+        print(f"{r['clip']:10s} {cells}  — {verdict}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
