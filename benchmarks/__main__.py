@@ -111,6 +111,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="rendered clips, kept between runs")
     parser.add_argument("--update-floors", action="store_true",
                         help="raise the floors to the measured figures (never lowers one)")
+    parser.add_argument("--lower-floors", metavar="REASON",
+                        help="set the floors to the measured figures even where that lowers "
+                             "them; the reason goes into the floors' history")
     parser.add_argument("--no-readme", action="store_true",
                         help="do not rewrite the README's generated block (full run)")
     parser.add_argument("--readme", type=Path, default=ROOT / "README.md",
@@ -136,9 +139,10 @@ def main(argv: list[str] | None = None) -> int:
     if not args.quick and args.looks != 2:
         print("floors hold for the default clips (--looks 2): not checked")
         return 0
-    if args.update_floors:
+    if args.update_floors or args.lower_floors:
         changed, refused = fl.update(figures, section, list(rep["groups"]),
-                                     event_slack=section == "full")
+                                     event_slack=section == "full",
+                                     lower_because=args.lower_floors)
         for name, (old, new) in changed.items():
             print(f"floor {name}: {old} -> {new}")
         for line in refused:

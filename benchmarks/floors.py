@@ -8,7 +8,8 @@ the "floor" is a ceiling; it only falls.
 
 `check` returns what fell below its floor and what beat it by a wide margin (then the floor
 should be raised: `python -m benchmarks [--quick] --update-floors`); `update` refuses to
-lower a floor and appends what it changed to the file's history.
+lower a floor and appends what it changed to the file's history.  Lowering one is a decision
+a person takes and signs: `--lower-floors REASON` records the reason beside what it lowered.
 """
 
 from __future__ import annotations
@@ -102,9 +103,10 @@ def one_event_less(figures: dict[str, float], name: str) -> float | None:
 
 
 def update(figures: dict[str, float], section: str, groups: list[str],
-           path: Path = FLOORS, event_slack: bool = False
+           path: Path = FLOORS, event_slack: bool = False, lower_because: str | None = None
            ) -> tuple[dict[str, tuple[float | None, float]], list[str]]:
-    """Set floors from `figures`; never lower one.  Returns (changed, refused).
+    """Set floors from `figures`; never lower one unless `lower_because` says why.
+    Returns (changed, refused).
 
     With `event_slack`, event figures are floored one event below what was measured."""
     data = load(path)
@@ -116,7 +118,7 @@ def update(figures: dict[str, float], section: str, groups: list[str],
         if slack is not None:
             new = round(min(new, slack), 4)
         old = floors.get(name, {}).get("floor")
-        if old is not None and (new < old if higher else new > old):
+        if old is not None and (new < old if higher else new > old) and not lower_because:
             refused.append(f"{name}: measured {value:g} would lower its floor {old:g}")
             continue
         if old != new:
@@ -125,8 +127,11 @@ def update(figures: dict[str, float], section: str, groups: list[str],
                 floors[name]["slack"] = round(value - new, 4)
             changed[name] = (old, new)
     if changed:
-        data.setdefault("history", []).append(
-            {"date": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"), "section": section,
-             "changed": {k: list(v) for k, v in sorted(changed.items())}})
+        entry = {"date": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+                 "section": section,
+                 "changed": {k: list(v) for k, v in sorted(changed.items())}}
+        if lower_because:
+            entry["lowered_because"] = lower_because
+        data.setdefault("history", []).append(entry)
     path.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
     return changed, refused

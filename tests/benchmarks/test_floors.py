@@ -50,6 +50,18 @@ def test_update_raises_floors_and_refuses_to_lower_them(tmp_path) -> None:
     assert data["quick"][name]["floor"] == 0.948 and len(data["history"]) == 2
 
 
+def test_a_floor_is_lowered_only_with_a_reason_kept_in_the_history(tmp_path) -> None:
+    path = tmp_path / "floors.json"
+    name = "720p30.identity.ours.idf1"
+    fl.update({name: 0.95}, "quick", ["720p30"], path)
+    changed, refused = fl.update({name: 0.90}, "quick", ["720p30"], path,
+                                 lower_because="a new clip with a harder look")
+    assert changed == {name: (0.948, 0.898)} and not refused
+    data = json.loads(path.read_text())
+    assert data["quick"][name]["floor"] == 0.898
+    assert data["history"][-1]["lowered_because"] == "a new clip with a harder look"
+
+
 def test_check_sees_a_fall_a_wide_beat_and_a_ceiling(tmp_path) -> None:
     path = tmp_path / "floors.json"
     fl.update({"g.identity.ours.idf1": 0.9, "g.position.rest_rms_mm": 2.0}, "quick", ["g"], path)
