@@ -33,8 +33,6 @@ PLACE_MOVE_MM = 5.0
 HIDDEN_FLICK_S = 0.6
 """A coin back from under a hand this soon was flicked there, not carried: lifting, carrying
 and putting down a coin hides it longer."""
-HIDDEN_FLICK_MM = 150.0
-"""…and a flick under the fingers is short (a longer slide would come out into view)."""
 
 
 VACATED_MARGIN_MM = 6.0
@@ -179,7 +177,10 @@ class Pipeline:
                 continue
             if any(c == coin and t_hid - 0.5 <= tf <= t_back + 0.5 for c, tf in flicked):
                 continue  # flicked from under the fingertip and seen sliding
-            if t_back - t_hid < HIDDEN_FLICK_S and math.dist(where, p) < HIDDEN_FLICK_MM:
+            hidden_s = t_back - t_hid
+            slide_s = math.sqrt(2.0 * math.dist(where, p) / self.config.decel_mm_s2)
+            if hidden_s < HIDDEN_FLICK_S and slide_s <= hidden_s:
+                # Flicked unseen: soon back, and the slide (at μg) fits in the hidden time.
                 hidden[coin] = hidden_slide(coin, where, p, t_hid, t_back,
                                             self.config.decel_mm_s2)
                 continue
