@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from scipy.optimize import linear_sum_assignment
@@ -169,6 +169,7 @@ class Pipeline:
         self.active = False
         flicked = [(c, m.t_start) for w in windows for c, m in w.motions.items()]
         hidden: dict[str, Motion] = {}
+        hidden_when: dict[str, tuple[float, float]] = {}
         out: list[ev.Event] = []
         for coin, t_hid, t_back, where, p in self.placed:
             if coin in self.off_table:  # put back after it left the table: no lift
@@ -183,6 +184,7 @@ class Pipeline:
                 # Flicked unseen: soon back, and the slide (at μg) fits in the hidden time.
                 hidden[coin] = hidden_slide(coin, where, p, t_hid, t_back,
                                             self.config.decel_mm_s2)
+                hidden_when[coin] = (t_hid, t_back)
                 continue
             out += [ev.Lift(round(t_hid, 4), coin),
                     ev.Place(round(t_back, 4), coin, (round(p[0], 2), round(p[1], 2)))]
@@ -190,6 +192,7 @@ class Pipeline:
             windows = self._with_hidden(windows, hidden, t)
         for window in windows:
             out += reconstruct(window, self.layout)
+        out = [_hidden_evidence(e, hidden_when) for e in out]
         self.placed = []
         for e in out:
             if isinstance(e, ev.OffTable) and self.tracker is not None:
@@ -229,6 +232,16 @@ def hidden_slide(coin: str, start: tuple[float, float], end: tuple[float, float]
     u = ((end[0] - start[0]) / d, (end[1] - start[1]) / d)
     slide = Slide(t0, start, (v0 * u[0], v0 * u[1]), decel, t0 + duration)
     return Motion(coin, [slide], start, end)
+
+
+def _hidden_evidence(event: ev.Event, hidden: Mapping[str, tuple[float, float]]) -> ev.Event:
+    """A flick no frame saw: its time is only known to lie in the hidden interval, which
+    goes into its evidence, at a lower confidence."""
+    if not isinstance(event, ev.Flick) or event.coin not in hidden:
+        return event
+    t_hid, t_back = hidden[event.coin]
+    return replace(event, confidence=0.5, evidence={
+        "t_start": event.t, "hidden_from": round(t_hid, 4), "hidden_until": round(t_back, 4)})
 
 
 def run(frames: Iterable[Frame], pipeline: Pipeline) -> Iterator[ev.Event]:

@@ -98,3 +98,14 @@ def test_a_fingertip_following_through_is_not_the_coin_it_flicked() -> None:
                       look=np.array([[0.6, 0.6, 0.6], [0.4, 0.45, 0.6]]),
                       hand_look=np.array([0.3, 0.03]))
     assert tracker.update(4 / 30, seen, covered=lambda p: False) == {"moons": 0}
+
+
+def test_a_flick_no_frame_saw_says_so_in_its_evidence() -> None:
+    from referee.events import Flick
+    from referee.vision.pipeline import _hidden_evidence
+
+    seen = _hidden_evidence(Flick(7.85, "ace", confidence=0.9), {"ace": (7.7, 8.1)})
+    assert seen.confidence == 0.5
+    assert seen.evidence == {"t_start": 7.85, "hidden_from": 7.7, "hidden_until": 8.1}
+    other = Flick(1.9, "moons", confidence=0.9)
+    assert _hidden_evidence(other, {"ace": (7.7, 8.1)}) is other
