@@ -104,6 +104,15 @@ def fast_flick() -> Scenario:
     ), _LAYOUT)
 
 
+def flip() -> Scenario:
+    """Moons is lifted, turned over and put back on its spot showing its value side (a
+    `face` event), then flicked out through door 1 and gate 1 still showing it."""
+    return Scenario("flip", flip.__doc__ or "", (
+        MoveAction("moons", _spot("moons"), flip=True),
+        FlickAction("moons", toward_mm=(0.0, -5.0)),     # door-1 −, gate-1 −
+    ), _LAYOUT)
+
+
 def bot_game() -> Scenario:
     """A whole game of Castle Croquetnole played by a bot for all four players: it asks the
     rules engine whose turn it is, aims at the knight's next course item with human error,
@@ -137,6 +146,7 @@ SCENARIOS: dict[str, Callable[[], Scenario]] = {
     "touching": touching,
     "on-line": on_line,
     "fast-flick": fast_flick,
+    "flip": flip,
     "bot-game": bot_game,
     "demo-game": demo_game,
 }

@@ -19,9 +19,9 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from referee.events import Declare, Event, Lift, Place
+from referee.events import Declare, Event, Face, Lift, Place
 from referee.geometry import Point
-from referee.layout import Layout, castle_croquetnole_layout
+from referee.layout import GUARDS, SUITS, Layout, castle_croquetnole_layout
 from referee.sim.groundtruth import flick_events, round_point, round_t
 from referee.sim.physics import Obstacle, PhysicsParams, Slide, Table, simulate
 from referee.sim.scene import CoinPose, HandPose, Scene
@@ -72,6 +72,9 @@ class MoveAction:
     on: str | None = None
     """A stack to put it on (e.g. a prisoner to a tower slot)."""
     player: int | None = None
+    flip: bool = False
+    """The hand turns the coin over: it is put down showing its other face (a `face` event
+    at the place).  A flipped coin flipped again shows its setup face."""
 
 
 @dataclass(frozen=True)
@@ -147,13 +150,28 @@ def table_of(layout: Layout, params: PhysicsParams) -> Table:
 # ----------------------------------------------------------------------------- recording
 
 
+def other_face(coin: str, face: str) -> str:
+    """The face under `face` on `coin`: a guard's suit side, a knight's value side (the
+    recommended set's knights are the null coins, RULES-SPEC G-CCN-51), or, for a coin already
+    flipped, its setup face again."""
+    if face != coin:
+        return coin
+    if coin in GUARDS:
+        return SUITS[GUARDS.index(coin)]
+    if coin in SUITS:
+        return "null"
+    raise ValueError(f"cannot flip {coin!r}: not a knight or a guard")
+
+
 @dataclass(frozen=True)
 class Span:
-    """From `t0` on, a coin follows `slide` (None: out of view) standing on `on`."""
+    """From `t0` on, a coin follows `slide` (None: out of view) standing on `on`, showing
+    `face` (None: its setup face)."""
 
     t0: float
     slide: Slide | None
     on: str | None = None
+    face: str | None = None
 
 
 @dataclass(frozen=True)
@@ -212,9 +230,9 @@ class ScriptedTimeline:
             last = next((s.slide for s in reversed(spans[:i]) if s.slide is not None), None)
             p = last.position(span.t0) if last else (0.0, 0.0)
             angle = last.angle_deg(span.t0) if last else 0.0
-            return CoinPose(coin, p, angle % 360.0, coin, span.on, visible=False)
-        return CoinPose(coin, span.slide.position(t), span.slide.angle_deg(t) % 360.0, coin,
-                        span.on, visible=True)
+            return CoinPose(coin, p, angle % 360.0, span.face or coin, span.on, visible=False)
+        return CoinPose(coin, span.slide.position(t), span.slide.angle_deg(t) % 360.0,
+                        span.face or coin, span.on, visible=True)
 
     def at(self, t: float) -> Scene:
         coins = tuple(self.coin_pose(c, t) for c in sorted(self.spans))
@@ -284,6 +302,8 @@ class _Player:
         self.spans: dict[str, list[Span]] = {
             c: [Span(0.0, Slide.start(0.0, p, (0.0, 0.0), 1.0, self.angle[c]))]
             for c, p in sorted(setup.items())}
+        self.face: dict[str, str] = {c: c for c in setup}
+        """The face each coin shows now (its setup face until a hand flips it)."""
         self.gestures: list[Gesture] = []
         self.events: list[Event] = []
         self.flicks: list[dict[str, Any]] = []
@@ -361,9 +381,9 @@ class _Player:
         for coin, slides in result.slides.items():
             moved = len(slides) > 1 or slides[0].moving
             if moved:
-                self.spans[coin] += [Span(s.t0, s) for s in slides]
+                self.spans[coin] += [Span(s.t0, s, face=self._shown(coin)) for s in slides]
             if coin in gone:
-                self.spans[coin].append(Span(gone[coin], None))
+                self.spans[coin].append(Span(gone[coin], None, face=self._shown(coin)))
                 self.fell[coin] = next(e.at_mm for e in result.exits if e.coin == coin)
                 del self.cloth[coin]
             else:
@@ -405,7 +425,7 @@ class _Player:
             src = self.position(act.coin)
             keys += [(t_reach, src, True)]
             self.events.append(Lift(round_t(t_reach), act.coin))
-            self.spans[act.coin].append(Span(t_reach, None))
+            self.spans[act.coin].append(Span(t_reach, None, face=self._shown(act.coin)))
             self.cloth.pop(act.coin, None)
             self.stacked.pop(act.coin, None)
             t_reach += 0.7
@@ -413,9 +433,13 @@ class _Player:
         keys += [(t_place, to_mm, True), (t_place + WITHDRAW_S, arm, False)]
         self.gestures.append(Gesture(arm, tuple(keys)))
         self.events.append(Place(round_t(t_place), act.coin, round_point(to_mm), act.on))
+        if act.flip:
+            self.face[act.coin] = other_face(act.coin, self.face.get(act.coin, act.coin))
+            self.events.append(Face(round_t(t_place), act.coin, self.face[act.coin]))
         angle = self.angle.get(act.coin, 0.0)
         self.spans[act.coin].append(
-            Span(t_place, Slide.start(t_place, to_mm, (0.0, 0.0), 1.0, angle), act.on))
+            Span(t_place, Slide.start(t_place, to_mm, (0.0, 0.0), 1.0, angle), act.on,
+                 self._shown(act.coin)))
         self.fell.pop(act.coin, None)
         if act.on is None:
             self._check_room(act.coin, to_mm)
@@ -423,6 +447,12 @@ class _Player:
         else:
             self.stacked[act.coin] = (to_mm, act.on)
         self.t = t_place + WITHDRAW_S + PAUSE_S
+
+    def _shown(self, coin: str) -> str | None:
+        """The face a coin's next span shows: None while it shows its setup face (so the
+        timelines of unflipped sessions are what they always were)."""
+        face = self.face.get(coin, coin)
+        return None if face == coin else face
 
     def _check_room(self, coin: str, p: Point) -> None:
         """A coin is put down on the table, clear of every other coin and every tile."""
