@@ -27,6 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from calibration.face_reader import CoinFaces
     from calibration.profile import ProfileError
     from referee.vision.calibrated import load, mapping_from_profile
     from referee.vision.capture import VideoError, VideoFile
@@ -44,7 +45,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"{args.video}: the video is {video.size[0]}x{video.size[1]} but the "
                          f"calibration was made at {profile.image_size[0]}x"
                          f"{profile.image_size[1]}")
-    pipeline = Pipeline(mapping_from_profile(profile), profile.layout, video.size, video.fps)
+    pipeline = Pipeline(mapping_from_profile(profile), profile.layout, video.size, video.fps,
+                        faces=CoinFaces.from_profile(profile))
     events = []
     rows: list[tuple[float, str, float, float]] = []
     last_t = 0.0

@@ -7,6 +7,11 @@ Identities are bound at the session start, where every coin rests in its start z
 are written when it settles (every coin at rest for `dwell_s`, no hand over the table), so the
 referee rules on a whole flick at once; a coin hidden by a hand that reappears elsewhere was
 lifted and placed.
+
+With the coins' faces (`calibration.face_reader.CoinFaces`), every coin that a flick moved or
+a hand put down is read once all rest and no hand is in view: a confident reading of another
+face than the one believed up is a `face` event (a flip), timed when the coin came back (or
+the flick settled).
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 import numpy as np
 from scipy.optimize import linear_sum_assignment
@@ -28,11 +34,21 @@ from referee.vision.track import RESTING_MM_S, Tracker
 from referee.vision.trajectory import Motion, Slide
 from referee.vision.windows import find_windows
 
+if TYPE_CHECKING:
+    from calibration.face_reader import CoinFaces
+
 PLACE_MOVE_MM = 5.0
 """A coin that reappears this far from where a hand hid it was moved (flicked or carried)."""
 HIDDEN_FLICK_S = 0.6
 """A coin back from under a hand this soon was flicked there, not carried: lifting, carrying
 and putting down a coin hides it longer."""
+
+
+FACE_CONFIDENCE = 0.15
+"""A face reading this sure (`FaceReading.confidence`, the margin between the coin's two
+faces) is believed; below it the coin's face is left as it was (measured: docs/vision.md)."""
+FACE_FRAMES = 3
+"""A resting coin's face is read on the mean look of this many frames (less sensor noise)."""
 
 
 VACATED_MARGIN_MM = 6.0
@@ -64,7 +80,8 @@ class Pipeline:
     def __init__(self, mapping: PixelMapping, layout: Layout, image_size: tuple[int, int],
                  fps: float, coins: Mapping[str, tuple[float, float]] | None = None,
                  config: PipelineConfig | None = None,
-                 detector_config: DetectorConfig | None = None) -> None:
+                 detector_config: DetectorConfig | None = None,
+                 faces: CoinFaces | None = None) -> None:
         self.layout = layout
         self.fps = fps
         self.config = config or PipelineConfig()
@@ -85,6 +102,15 @@ class Pipeline:
                                 tuple[float, float]]] = []
         """Coins that came back elsewhere from under a hand: lifted and placed, unless a
         flick moved them meanwhile (decided when the flick window closes)."""
+        self.faces = faces
+        """The coins' faces of this table; None: no face is read, no `face` event."""
+        self.up: dict[str, str] = {c: c for c in self.spots}
+        """The face each coin is believed to show (its setup face until a flip is read)."""
+        self.to_read: dict[str, float] = {}
+        """Coins to read once all rest (a hand put them down, a flick moved them), each with
+        the time its face could have changed."""
+        self.looks_read: dict[str, list[np.ndarray]] = {}
+        """Descriptors of a coin read on consecutive resting frames (FACE_FRAMES of them)."""
 
     # ---------------------------------------------------------------- the session start
     def _bind(self, frame: Frame) -> None:
@@ -126,6 +152,7 @@ class Pipeline:
             p = tuple(float(v) for v in detections.center_mm[j])
             if coin in self.hidden_since:
                 t_hid, where = self.hidden_since.pop(coin)
+                self.to_read[coin] = frame.t  # turned over, maybe, and put back now
                 if np.hypot(p[0] - where[0], p[1] - where[1]) > PLACE_MOVE_MM:
                     self.placed.append((coin, t_hid, frame.t, where, p))
             self.tracks[coin].append((frame.t, p[0], p[1]))
@@ -140,7 +167,44 @@ class Pipeline:
         if (self.active or self.placed) and not hands.any() and \
                 frame.t - self.last_activity >= self.config.dwell_s:
             out += self._close(frame.t)
+        if self.faces is not None and self.to_read and not self.active and \
+                not hands.any() and frame.t - self.last_activity >= self.config.dwell_s:
+            out += self._read_faces(frame)
+        else:
+            self.looks_read.clear()  # the frames read must be consecutive and at rest
         return sorted(out, key=lambda e: e.t)
+
+    def _read_faces(self, frame: Frame) -> list[ev.Event]:
+        """The face of every coin to read that this frame shows at rest: after FACE_FRAMES
+        frames, a confident reading of another face than the one up is a flip."""
+        assert self.faces is not None and self.tracker is not None
+        out: list[ev.Event] = []
+        for coin, t_changed in list(self.to_read.items()):
+            track = self.tracker.tracks[coin]
+            if track.gone or coin in self.off_table:
+                del self.to_read[coin]  # read again when a hand puts it back
+                self.looks_read.pop(coin, None)
+                continue
+            obs = self.tracks[coin]
+            if not obs or obs[-1][0] != frame.t:
+                self.looks_read.pop(coin, None)  # not seen in this frame: wait
+                continue
+            crop = self.faces.crop(frame.image, self.detector.mapping, obs[-1][1:])
+            looks = self.looks_read.setdefault(coin, [])
+            looks.append(self.faces.descriptor(crop))
+            if len(looks) < FACE_FRAMES:
+                continue
+            reading = self.faces.check(coin, np.mean(looks, axis=0))
+            del self.to_read[coin], self.looks_read[coin]
+            if reading.flipped is None or reading.confidence < FACE_CONFIDENCE:
+                continue  # unsure: the face believed up stays
+            if reading.face != self.up.get(coin, coin):
+                self.up[coin] = reading.face
+                out.append(ev.Face(round(t_changed, 4), coin, reading.face,
+                                   confidence=round(reading.confidence, 3),
+                                   evidence={"read_at": round(frame.t, 4),
+                                             "frames": FACE_FRAMES}))
+        return out
 
     def _learn_vacated(self) -> None:
         """Start places that no coin covers any more: the detector learns the cloth there
@@ -192,6 +256,9 @@ class Pipeline:
             windows = self._with_hidden(windows, hidden, t)
         for window in windows:
             out += reconstruct(window, self.layout)
+            for coin in window.motions:  # moved: read its face when all rest
+                self.to_read.setdefault(coin, t if window.t_settled is None
+                                        else window.t_settled)
         out = [_hidden_evidence(e, hidden_when) for e in out]
         self.placed = []
         for e in out:

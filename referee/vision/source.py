@@ -201,8 +201,10 @@ class _VisionSource(PacedClock):
 
     def _pipeline(self, size: tuple[int, int], fps: float,
                   coins: dict[str, tuple[float, float]] | None = None) -> Pipeline:
+        from calibration.face_reader import CoinFaces
+
         return Pipeline(mapping_from_profile(self.profile), self.profile.layout, size, fps,
-                        coins=coins)
+                        coins=coins, faces=CoinFaces.from_profile(self.profile))
 
 
 class VideoSource(_VisionSource):
@@ -507,6 +509,7 @@ class CameraSource(_VisionSource):
                    for c, t in pipeline.tracker.tracks.items()}
         spots = {**start_spots(self.profile.layout), **resting}
         self._pipeline_ = self._pipeline(self.camera.size, self.camera.fps, coins=spots)
+        self._pipeline_.up.update(pipeline.up)  # the faces up are still up
 
     def reopen(self) -> None:
         with contextlib.suppress(Exception):
