@@ -25,7 +25,7 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from referee import events as ev
-from referee.layout import Layout
+from referee.layout import GUARDS, SUITS, Layout
 from referee.vision.capture import Frame
 from referee.vision.detect import CoinDetector, DetectorConfig, PixelMapping
 from referee.vision.kalman import MotionModel
@@ -198,13 +198,30 @@ class Pipeline:
             del self.to_read[coin], self.looks_read[coin]
             if reading.flipped is None or reading.confidence < FACE_CONFIDENCE:
                 continue  # unsure: the face believed up stays
-            if reading.face != self.up.get(coin, coin):
+            if reading.face != self.up.get(coin, coin) and self._twin_holds(coin, frame):
                 self.up[coin] = reading.face
                 out.append(ev.Face(round(t_changed, 4), coin, reading.face,
                                    confidence=round(reading.confidence, 3),
                                    evidence={"read_at": round(frame.t, 4),
                                              "frames": FACE_FRAMES}))
         return out
+
+    def _twin_holds(self, coin: str, frame: Frame) -> bool:
+        """Whether the other coin of `coin`'s suit (its knight or guard) is seen showing the
+        face believed up on it.  A flipped guard looks like its knight and a flipped knight
+        like its guard: a swap of the two coins' tracks reads as a flip of each, and the
+        twin's own reading tells a flip from a swap (measured on `touching`, docs/vision.md)."""
+        assert self.faces is not None
+        suit = coin if coin in SUITS else SUITS[GUARDS.index(coin)] if coin in GUARDS else None
+        if suit is None:
+            return True
+        twin = GUARDS[SUITS.index(suit)] if coin == suit else suit
+        obs = self.tracks.get(twin)
+        if twin not in self.up or not obs or obs[-1][0] != frame.t:
+            return True  # not in play or not seen: nothing to swap with here
+        reading = self.faces.check(twin, self.faces.crop(frame.image, self.detector.mapping,
+                                                         obs[-1][1:]))
+        return reading.face == self.up[twin] and reading.confidence >= FACE_CONFIDENCE
 
     def _learn_vacated(self) -> None:
         """Start places that no coin covers any more: the detector learns the cloth there
