@@ -37,6 +37,9 @@ LIGHTEST_SHADOW = 0.97
 """A dimming this slight is still a shadow (the penumbra of an arm over white paper)."""
 SATURATED = 250
 """A channel this bright is taken as clipped by the camera (white paper under a lamp)."""
+HALF = 2
+"""The foreground, its blobs and the hands are found at 1/HALF of the resolution; coins are
+measured at full resolution, each in its own box."""
 
 
 class PixelMapping:
@@ -102,7 +105,6 @@ class CoinDetector:
         self._last: tuple[np.ndarray, tuple[float, float, float], np.ndarray] | None = None
         self._busy: np.ndarray | None = None
         """The last frame's hands, shadows and strong changes: never learnt as the table."""
-        self._sum_channels = np.ones((1, 3), np.float32)
         kernel = max(3, round(self.coin_r_px / 3) | 1)
         self._open = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kernel, kernel))
         close = max(3, round(self.coin_r_px * 0.8) | 1)
@@ -112,6 +114,13 @@ class CoinDetector:
         self._touch_px = self.coin_r_px * 1.5
         """A blob this close to a hand may hold a fingertip whose faint part (skin on a
         tile's paper) did not join the hand's mask (px)."""
+        # Half resolution: the ROI's even part, a pixel for each 2×2 block.
+        self._inside_half = self._halve(self.table_mask) > 127
+        half_r = self.coin_r_px / HALF
+        self._open_half = cv2.getStructuringElement(
+            cv2.MORPH_ELLIPSE, (max(3, round(half_r / 3) | 1),) * 2)
+        self._close_half = cv2.getStructuringElement(
+            cv2.MORPH_ELLIPSE, (max(3, round(half_r * 0.8) | 1),) * 2)
 
     # -------------------------------------------------------------- the empty table
     def learn_empty_table(self, frame: np.ndarray,
@@ -153,86 +162,146 @@ class CoinDetector:
 
     # -------------------------------------------------------------- detection
     def detect(self, frame: np.ndarray) -> tuple[Detections, np.ndarray]:
-        """Coins in the frame (table mm) and the occluder mask (ROI pixels, 255 = hand)."""
+        """Coins in the frame (table mm) and the occluder mask (ROI pixels, 255 = hand).
+
+        The colour difference from the empty table and its shadows are measured at full
+        resolution; blobs and hands are found on its 2×2 maximum (a quarter of the pixels,
+        none of the change lost); each blob that may be a coin is then measured at full
+        resolution in its own box, by exactly the steps of a full-resolution foreground,
+        so centres, areas and looks are those of the full image."""
         if self.background is None:
             raise RuntimeError("learn_empty_table() first")
-        fg, (crop, gain, diff, shadow) = self._foreground(frame)
-        count, labels, stats, _ = cv2.connectedComponentsWithStats(fg, connectivity=8)
-        hands = self._hands(diff, labels, stats)
-        # Distance to the nearest hand pixel: what is near a hand, and the hand's padding.
-        to_hand = (cv2.distanceTransform(255 - hands, cv2.DIST_L2, 3) if hands.any()
-                   else None)
-        near_hand = None if to_hand is None else to_hand < self._hand_reach_px
-        hand_look = (np.asarray(cv2.mean(crop, hands)[:3]) / gain / 255.0 if to_hand is not None
-                     else None)
-        centres, streaks, dirs, looks, conf, by_hand, hand_like = [], [], [], [], [], [], []
-        for k in range(1, count):
-            area = stats[k, cv2.CC_STAT_AREA]
-            if area < 0.35 * self.coin_area_px:
-                continue
-            x, y, w, h = stats[k, :4]
-            blob = labels[y:y + h, x:x + w] == k
-            if hands[y:y + h, x:x + w][blob].any():
-                continue
-            if near_hand is not None and near_hand[y:y + h, x:x + w][blob].mean() > 0.3:
-                hands[y:y + h, x:x + w][blob] = 255  # a fingertip apart from its hand
-                continue
-            touching = to_hand is not None and \
-                bool((to_hand[y:y + h, x:x + w][blob] < self._touch_px).any())
-            # Fill the art's holes; soft weights only on the rim, so the centre is unbiased.
-            filled = blob.astype(np.uint8)
-            contours, _ = cv2.findContours(filled, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-            cv2.drawContours(filled, contours, -1, 1, -1)
-            rim = np.clip(diff[y:y + h, x:x + w] / (2.0 * self.config.threshold), 0.0, 1.0)
-            weights = np.where(cv2.erode(filled, None) > 0, 1.0, rim * filled)
-            ys, xs = np.nonzero(filled)
-            colour = crop[y:y + h, x:x + w][filled > 0].mean(axis=0) / gain / 255.0
-            for cx, cy, streak, direction in self._split(xs, ys, weights[ys, xs], area):
-                centres.append((cx + x, cy + y))
-                streaks.append(streak)
-                dirs.append(direction)
-                looks.append(colour)
-                conf.append(min(1.0, area / self.coin_area_px))
-                by_hand.append(touching)
-                hand_like.append(np.inf if hand_look is None else
-                                 float(np.linalg.norm(colour - hand_look)))
+        crop = cv2.blur(self._crop(frame), (3, 3))  # sensor and JPEG noise down, edges kept
+        gain = self._gain(crop)
+        full_diff, shadow = self._difference(crop, self._background_u8, self._saturated, gain)
+        diff = _max_pool(full_diff)
+        fg = self._opened_closed(diff, self._open_half, self._close_half)
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(fg, connectivity=8,
+                                                                   ltype=cv2.CV_16U)
+        hands = self._hands(diff, labels, stats, full_diff)  # full resolution, exact
+        to_hand = self._to_hand(hands)
+        hand_look = (np.asarray(cv2.mean(crop, hands)[:3]) / gain / 255.0
+                     if to_hand is not None else None)
+        # Candidates for coins: the change closed but not opened (at half resolution the
+        # opening would erase a coin that shows only in part, e.g. half taken for shadow);
+        # each is measured at full resolution, where the exact criteria apply.  What lies
+        # under a hand is no candidate (a coin against a hand is cut from it here, and is
+        # measured whole at full resolution).
+        loose = cv2.morphologyEx(cv2.compare(diff, self.config.threshold, cv2.CMP_GT),
+                                 cv2.MORPH_CLOSE, self._close_half)
         if to_hand is not None:
-            hands = np.where((to_hand < self.coin_r_px) | (hands > 0), 255, 0).astype(np.uint8)
-        self._last = (crop, gain, hands)
-        self._busy = hands | shadow.view(np.uint8) * 255 | cv2.compare(
-            diff, 2 * self.config.threshold, cv2.CMP_GT)
+            loose &= ~_max_pool(hands)
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(loose, connectivity=8,
+                                                                   ltype=cv2.CV_16U)
+        candidates: list[tuple[int, int, int, int, np.ndarray]] = []
+        least = 0.15 * self.coin_area_px / HALF ** 2
+        for k in range(1, count):
+            if stats[k, cv2.CC_STAT_AREA] < least:
+                continue
+            x, y, w, h = (int(v) for v in stats[k, :4])
+            candidates.append((x, y, w, h, labels[y:y + h, x:x + w] == k))
+        centres, streaks, dirs, looks, conf, by_hand, hand_like = [], [], [], [], [], [], []
+        for area, cx, cy, streak, direction, colour, touching in \
+                _Patches(self, crop, full_diff, gain, hands, to_hand).coins(candidates):
+            centres.append((cx, cy))
+            streaks.append(streak)
+            dirs.append(direction)
+            looks.append(colour)
+            conf.append(min(1.0, area / self.coin_area_px))
+            by_hand.append(touching)
+            hand_like.append(np.inf if hand_look is None else
+                             float(np.linalg.norm(colour - hand_look)))
+        full_hands = hands
+        if to_hand is not None:
+            (x0, y0), dist = to_hand
+            h, w = dist.shape
+            full_hands[y0:y0 + h, x0:x0 + w] |= cv2.compare(dist, self.coin_r_px, cv2.CMP_LT)
+        self._last = (crop, gain, full_hands)
+        self._busy = full_hands | shadow.view(np.uint8) * 255 | cv2.compare(
+            full_diff, 2 * self.config.threshold, cv2.CMP_GT)
         if not centres:
-            return Detections.empty(), hands
+            return Detections.empty(), full_hands
         rx0, ry0, _, _ = self.roi
         px = np.asarray(centres, float) + np.array([rx0, ry0], float)
         mm = self.mapping.ground_mm(px, COIN_HEIGHT_MM)
         return Detections(mm, np.full(len(mm), self.layout.coin_mm / 2.0),
                           np.asarray(streaks, float) / self.px_per_mm, np.asarray(dirs, float),
                           np.asarray(looks, float), np.asarray(conf, float),
-                          np.asarray(by_hand, float), np.asarray(hand_like, float)), hands
+                          np.asarray(by_hand, float), np.asarray(hand_like, float)), full_hands
 
-    def _hands(self, diff: np.ndarray, labels: np.ndarray, stats: np.ndarray) -> np.ndarray:
-        """Hands and arms (255), by hysteresis: a blob far bigger than a coin, or reaching
-        past the table's edge, grown through every connected pixel of even a faint change, so
-        that a sleeve nearly the cloth's colour stays in one piece and no fragment of it
-        passes for a coin.  Only a strong blob seeds a hand: a faint change alone (a tile's
-        paper under drifting light) never carries the coins beside it into one."""
+    def _to_hand(self, hands: np.ndarray) -> tuple[tuple[int, int], np.ndarray] | None:
+        """Distance (px) to the nearest hand pixel, in the hands' box widened by the
+        farthest reach that matters (a fingertip's, a coin's padding): there it is what a
+        distance transform of the whole ROI gives (the shortest path stays in the box).
+        (Box origin, distances), or None without a hand."""
+        rows, cols = np.flatnonzero(hands.any(axis=1)), np.flatnonzero(hands.any(axis=0))
+        if not len(rows):
+            return None
+        m = int(np.ceil(max(self._hand_reach_px, self.coin_r_px))) + 2
+        H, W = hands.shape
+        x0, y0 = max(0, int(cols[0]) - m), max(0, int(rows[0]) - m)
+        x1, y1 = min(W, int(cols[-1]) + 1 + m), min(H, int(rows[-1]) + 1 + m)
+        return (x0, y0), cv2.distanceTransform(255 - hands[y0:y1, x0:x1], cv2.DIST_L2, 3)
+
+    def _full_size(self, half: np.ndarray) -> np.ndarray:
+        """A half-resolution mask at the ROI's full size (each pixel doubled)."""
+        h, w = self.table_mask.shape
+        up = cv2.resize(half, (half.shape[1] * HALF, half.shape[0] * HALF),
+                        interpolation=cv2.INTER_NEAREST)
+        if up.shape != (h, w):
+            up = cv2.copyMakeBorder(up, 0, h - up.shape[0], 0, w - up.shape[1],
+                                    cv2.BORDER_REPLICATE)
+        return up
+
+    def _hands(self, diff: np.ndarray, labels: np.ndarray, stats: np.ndarray,
+               full_diff: np.ndarray) -> np.ndarray:
+        """Hands and arms (255, full resolution), by hysteresis: a blob far bigger than a
+        coin, or reaching past the table's edge, grown through every connected pixel of even
+        a faint change, so that a sleeve nearly the cloth's colour stays in one piece and no
+        fragment of it passes for a coin.  Only a strong blob seeds a hand: a faint change
+        alone (a tile's paper under drifting light) never carries the coins beside it into
+        one.
+
+        Seeds are found at half resolution (each pixel the 2×2 maximum).  There, what a seed
+        grows through contains every full-resolution path (two touching pixels fall in the
+        same or touching blocks), so the exact growth at full resolution runs only inside
+        it."""
+        hands = np.zeros(full_diff.shape, np.uint8)
         seeds = np.zeros(diff.shape, np.uint8)
+        inside = self._inside_half
+        big_area = self.config.hand_area_coins * self.coin_area_px / HALF ** 2
         for k in range(1, len(stats)):
             x, y, w, h = stats[k, :4]
-            big = stats[k, cv2.CC_STAT_AREA] > self.config.hand_area_coins * self.coin_area_px
-            if not big and self._inside[y:y + h, x:x + w].all():
+            big = stats[k, cv2.CC_STAT_AREA] > big_area
+            if not big and inside[y:y + h, x:x + w].all():
                 continue
             blob = labels[y:y + h, x:x + w] == k
-            if big or (blob & ~self._inside[y:y + h, x:x + w]).sum() > 0.3 * blob.sum():
+            if big or (blob & ~inside[y:y + h, x:x + w]).sum() > 0.3 * blob.sum():
                 seeds[y:y + h, x:x + w][blob] = 255
         if not seeds.any():
-            return seeds
-        faint = cv2.compare(diff, self.config.threshold // 2, cv2.CMP_GT)
+            return hands
+        faint_level = self.config.threshold // 2
+        faint = cv2.compare(diff, faint_level, cv2.CMP_GT)
         faint |= seeds
         _, grown = cv2.connectedComponents(faint, connectivity=8)
-        hand_labels = np.unique(grown[seeds > 0])
-        return np.where(np.isin(grown, hand_labels[hand_labels > 0]), 255, 0).astype(np.uint8)
+        reach = np.unique(grown[seeds > 0])
+        region = np.where(np.isin(grown, reach[reach > 0]), 255, 0).astype(np.uint8)
+        ys, xs = np.nonzero(region.any(axis=1))[0], np.nonzero(region.any(axis=0))[0]
+        y0, y1, x0, x1 = ys[0], ys[-1] + 1, xs[0], xs[-1] + 1
+        box = (slice(y0 * HALF, y1 * HALF), slice(x0 * HALF, x1 * HALF))
+        inner = self._full_size(region)[box]
+        # The seeds at full resolution: the foreground's blobs (opened and closed, as the
+        # whole ROI's would be) under the half-resolution seeds.
+        fg = self._opened_closed(full_diff[box], self._open, self._close) & inner
+        _, blobs = cv2.connectedComponents(fg, connectivity=8)
+        under = np.unique(blobs[self._full_size(seeds)[box] > 0])
+        seeds_full = np.where(np.isin(blobs, under[under > 0]), 255, 0).astype(np.uint8)
+        faint_full = cv2.compare(full_diff[box], faint_level, cv2.CMP_GT) & inner
+        faint_full |= seeds_full
+        _, grown_full = cv2.connectedComponents(faint_full, connectivity=8)
+        reach = np.unique(grown_full[seeds_full > 0])
+        hands[box] = np.where(np.isin(grown_full, reach[reach > 0]), 255, 0)
+        return hands
 
     def forget(self, point_mm: tuple[float, float]) -> bool:
         """Take the last frame as the empty table in a coin's disc around `point_mm`; say
@@ -261,21 +330,41 @@ class CoinDetector:
         self._background_u8 = background_u8
         self._saturated = cv2.compare(background_u8, SATURATED, cv2.CMP_GE)
 
+    def _halve(self, image: np.ndarray) -> np.ndarray:
+        """Half resolution: each pixel the mean of a 2×2 block (bilinear at exactly ½)."""
+        hh, hw = image.shape[0] // HALF, image.shape[1] // HALF
+        return cv2.resize(image[:hh * HALF, :hw * HALF], (hw, hh),
+                          interpolation=cv2.INTER_LINEAR)
+
     def _foreground(self, frame: np.ndarray) -> tuple[np.ndarray, tuple]:
-        """Coins, hands and arms: pixels whose colour differs from the empty table's and
-        that are not its shadows; with the (blurred crop, gain, difference, shadow mask)."""
-        crop = cv2.blur(self._crop(frame), (3, 3))  # sensor and JPEG noise down, edges kept
+        """Coins, hands and arms at full resolution, over the whole ROI (the session start):
+        pixels whose colour differs from the empty table's and that are not its shadows."""
+        crop = cv2.blur(self._crop(frame), (3, 3))
         gain = self._gain(crop)
-        bg = cv2.multiply(self._background_u8, (*gain, 0.0))  # the empty table at this exposure
-        change = cv2.absdiff(crop, bg)
-        cv2.copyTo(cv2.subtract(bg, crop), self._saturated, change)  # clipped: darker only
-        diff = cv2.transform(change, self._sum_channels)  # L1 colour distance
-        shadow = self._shadow(crop, bg, diff)
-        diff[shadow] = 0
-        fg = cv2.compare(diff, self.config.threshold, cv2.CMP_GT)
-        fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, self._open)
-        fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, self._close)
+        diff, shadow = self._difference(crop, self._background_u8, self._saturated, gain)
+        fg = self._opened_closed(diff, self._open, self._close)
         return fg, (crop, gain, diff, shadow)
+
+    def _difference(self, blurred: np.ndarray, background_u8: np.ndarray,
+                    saturated: np.ndarray, gain: tuple[float, float, float]
+                    ) -> tuple[np.ndarray, np.ndarray]:
+        """Colour difference (0 on shadows) and shadow mask of a (3×3-blurred) image against
+        the empty table."""
+        bg = _scaled(background_u8, gain)  # the empty table at this exposure
+        change = cv2.absdiff(blurred, bg)
+        cv2.copyTo(cv2.subtract(bg, blurred), saturated, change)  # clipped: darker only
+        c0, c1, c2 = cv2.split(change)
+        diff = cv2.add(cv2.add(c0, c1), c2)  # L1 colour distance (saturated at 255)
+        shadow = self._shadow(blurred, bg, diff)
+        diff[shadow] = 0
+        return diff, shadow
+
+    def _opened_closed(self, diff: np.ndarray, opening: np.ndarray, closing: np.ndarray
+                       ) -> np.ndarray:
+        """The foreground: the difference over the threshold, opened then closed."""
+        fg = cv2.compare(diff, self.config.threshold, cv2.CMP_GT)
+        fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, opening)
+        return cv2.morphologyEx(fg, cv2.MORPH_CLOSE, closing)
 
     def _shadow(self, crop: np.ndarray, bg: np.ndarray, diff: np.ndarray) -> np.ndarray:
         """Changed pixels that are the empty table, darker: every channel dimmed alike.
@@ -286,22 +375,23 @@ class CoinDetector:
         single k explains its channels) or is darker than any shadow.
         """
         shadow = np.zeros(diff.shape, bool)
-        ys, xs = np.nonzero(diff > self.config.threshold)
-        if not len(ys):
+        at = np.flatnonzero(diff > self.config.threshold)  # only changed pixels are tested
+        if not len(at):
             return shadow
-        f = crop[ys, xs].astype(np.float32)
-        b = bg[ys, xs].astype(np.float32)
-        k = f.sum(axis=1) / (b.sum(axis=1) + 1.0)
-        misfit = np.abs(f - k[:, None] * b) <= 6.0 + 0.08 * b
-        is_shadow = (k < LIGHTEST_SHADOW) & (k > self.config.deepest_shadow) & misfit.all(axis=1)
-        shadow[ys[is_shadow], xs[is_shadow]] = True
+        f = crop.reshape(-1, 3).take(at, axis=0).astype(np.float32).T  # channel planes
+        b = bg.reshape(-1, 3).take(at, axis=0).astype(np.float32).T
+        k = (f[0] + f[1] + f[2]) / (b[0] + b[1] + b[2] + 1.0)
+        fits = (k < LIGHTEST_SHADOW) & (k > self.config.deepest_shadow)
+        for c in range(3):
+            fits &= np.abs(f[c] - k * b[c]) <= 6.0 + 0.08 * b[c]
+        shadow.reshape(-1)[at[fits]] = True
         return shadow
 
     def _gain(self, crop: np.ndarray) -> tuple[float, float, float]:
         """Per-channel exposure ratio frame / empty table, from a sparse robust sample."""
         sample = (slice(3, None, 7), slice(3, None, 7))
         ratio = (crop[sample].astype(np.float32) + 1.0) / (self._background_u8[sample] + 1.0)
-        g = np.median(ratio.reshape(-1, 3), axis=0)
+        g = np.median(ratio.reshape(-1, 3).T.copy(), axis=1)  # contiguous rows: faster
         return (float(g[0]), float(g[1]), float(g[2]))
 
     def adapt(self, coins_mm: Iterable[tuple[float, float]]) -> None:
@@ -328,6 +418,26 @@ class CoinDetector:
         cv2.accumulateWeighted(norm, self.background,
                                min(1.0, self.config.background_rate * ADAPT_EVERY), mask=free)
         self._set_background(cv2.convertScaleAbs(self.background))
+
+    def _measure(self, filled: np.ndarray, weights: np.ndarray, area: float
+                 ) -> list[tuple[float, float, float, tuple[float, float]]]:
+        """One filled blob (its box: 1 inside) with its pixel weights → coin centres (box
+        pixels), with streak length (px) and direction, from its moments."""
+        m = cv2.moments(filled, binaryImage=True)
+        n = m["m00"]
+        cov = (np.array([[m["mu20"], m["mu11"]], [m["mu11"], m["mu02"]]]) / (n - 1.0)
+               if n > 2 else np.eye(2))
+        evals, evecs = np.linalg.eigh(cov)
+        if round(area / self.coin_area_px) >= 2:
+            ys, xs = np.nonzero(filled)
+            return self._split(xs, ys, weights[ys, xs].astype(float), area)
+        mw = cv2.moments(weights)
+        major = 4.0 * np.sqrt(max(evals[1], 1e-6))  # full length of a uniform bar ≈ √12σ
+        minor = 4.0 * np.sqrt(max(evals[0], 1e-6))
+        elongation = major / max(minor, 1e-6)
+        streak = max(0.0, major - 2.0 * self.coin_r_px) if elongation > 1.3 else 0.0
+        return [(mw["m10"] / mw["m00"], mw["m01"] / mw["m00"], streak,
+                 (float(evecs[0, 1]), float(evecs[1, 1])))]
 
     def _split(self, xs: np.ndarray, ys: np.ndarray, w: np.ndarray, area: float
                ) -> list[tuple[float, float, float, tuple[float, float]]]:
@@ -366,6 +476,160 @@ class CoinDetector:
         x0, y0, _, _ = self.roi
         u, v = round(px[0] - x0), round(px[1] - y0)
         return 0 <= v < hands.shape[0] and 0 <= u < hands.shape[1] and hands[v, u] > 0
+
+
+class _Patches:
+    """Blobs found at half resolution, measured at full resolution in their own boxes.
+
+    Each box is the blob's, padded by the reach of the morphology, and its full-resolution
+    difference goes through the same opening, closing and labelling as the whole ROI's
+    would; the boxes are laid side by side in one image (a mosaic), apart by more than that
+    reach, so one pass measures them all.  A component that comes within the reach of its
+    box's edges (where the mosaic's gap, not the frame, is next to it) is measured again
+    alone in a box grown around it, whose edges on the ROI's own are exact; so every
+    component kept is exactly the full-resolution one.
+    """
+
+    def __init__(self, detector: CoinDetector, crop: np.ndarray, diff: np.ndarray,
+                 gain: tuple[float, float, float], hands: np.ndarray,
+                 to_hand: np.ndarray | None) -> None:
+        self.det, self.crop, self.diff, self.gain = detector, crop, diff, gain
+        self.hands, self.to_hand = hands, to_hand
+        """Hands (full resolution); box origin and distances to them (None: no hand)."""
+        self.reach = detector._open.shape[0] - 1 + detector._close.shape[0] - 1 + 1
+        self.pad = self.reach + 2 * HALF
+        self.done: set[tuple[int, int, int, int, int]] = set()
+
+    def _distances(self, gx: int, gy: int, part: np.ndarray) -> np.ndarray:
+        """Distance (px) from each pixel of a component (box at gx, gy) to the nearest
+        hand pixel (beyond the hands' box: farther than any reach that matters)."""
+        assert self.to_hand is not None
+        (x0, y0), dist = self.to_hand
+        ys, xs = np.nonzero(part)
+        ys, xs = ys + (gy - y0), xs + (gx - x0)
+        inside = (ys >= 0) & (ys < dist.shape[0]) & (xs >= 0) & (xs < dist.shape[1])
+        out = np.full(len(ys), np.inf, np.float32)
+        out[inside] = dist[ys[inside], xs[inside]]
+        return out
+
+    def _run(self, boxes: list[tuple[int, int, int, int]]):
+        """Labels and stats of the boxes' foreground laid side by side, and each box's
+        offset in that mosaic."""
+        if len(boxes) == 1:
+            x0, y0, x1, y1 = boxes[0]
+            mosaic = self.diff[y0:y1, x0:x1]
+            offsets = [0]
+        else:
+            gap = self.reach + 1
+            height = max(y1 - y0 for _, y0, _, y1 in boxes)
+            width = sum(x1 - x0 for x0, _, x1, _ in boxes) + gap * (len(boxes) - 1)
+            mosaic = np.zeros((height, width), np.uint8)
+            offsets, at = [], 0
+            for x0, y0, x1, y1 in boxes:
+                mosaic[:y1 - y0, at:at + x1 - x0] = self.diff[y0:y1, x0:x1]
+                offsets.append(at)
+                at += x1 - x0 + gap
+        det = self.det
+        fg = det._opened_closed(mosaic, det._open, det._close)
+        _, labels, stats, _ = cv2.connectedComponentsWithStats(fg, connectivity=8)
+        return labels, stats, offsets
+
+    def coins(self, candidates: list[tuple[int, int, int, int, np.ndarray]]):
+        """(area, cx, cy, streak, direction, colour, by hand) of each coin in the
+        half-resolution blobs (box x, y, w, h, its mask in that box), centres in ROI
+        pixels."""
+        H, W = self.crop.shape[:2]
+        pad = self.pad
+        alone, together = [], []
+        for x, y, w, h, blob in candidates:
+            box = (max(0, x * HALF - pad), max(0, y * HALF - pad),
+                   min(W, (x + w) * HALF + pad), min(H, (y + h) * HALF + pad))
+            edge = box[0] == 0 or box[1] == 0 or box[2] == W or box[3] == H
+            (alone if edge else together).append((box, x, y, blob))
+        out = []
+        if together:
+            run = self._run([c[0] for c in together])
+            for i, (box, x, y, blob) in enumerate(together):
+                out += self._coins_in(run, i, box, x, y, blob, mosaic=True)
+        for box, x, y, blob in alone:
+            out += self._coins_in(self._run([box]), 0, box, x, y, blob, mosaic=False)
+        return out
+
+    def _coins_in(self, run, i: int, box: tuple[int, int, int, int], x: int, y: int,
+                  blob: np.ndarray, mosaic: bool, tries: int = 3):
+        labels, stats, offsets = run
+        H, W = self.crop.shape[:2]
+        x0, y0, x1, y1 = box
+        ox = offsets[i]
+        up = np.repeat(np.repeat(blob, HALF, axis=0), HALF, axis=1)
+        ux, uy = x * HALF - x0, y * HALF - y0
+        under = labels[uy:y1 - y0, ox + ux:ox + x1 - x0][:up.shape[0], :up.shape[1]]
+        ks = [int(k) for k in np.unique(under[up[:under.shape[0], :under.shape[1]]]) if k > 0]
+        # A component near an edge of its box that is not the ROI's: measure it again.
+        grown = [x0, y0, x1, y1]
+        reach, pad = self.reach, self.pad
+        for k in ks:
+            bx, by, bw, bh = (int(v) for v in stats[k, :4])
+            bx -= ox
+            if bx < reach and (mosaic or x0 > 0):
+                grown[0] = min(grown[0], max(0, x0 + bx - pad))
+            if by < reach and (mosaic or y0 > 0):
+                grown[1] = min(grown[1], max(0, y0 + by - pad))
+            if bx + bw > x1 - x0 - reach and (mosaic or x1 < W):
+                grown[2] = max(grown[2], min(W, x0 + bx + bw + pad))
+            if by + bh > y1 - y0 - reach and (mosaic or y1 < H):
+                grown[3] = max(grown[3], min(H, y0 + by + bh + pad))
+        if tuple(grown) != box and tries > 0:
+            new = (grown[0], grown[1], grown[2], grown[3])
+            return self._coins_in(self._run([new]), 0, new, x, y, blob, False, tries - 1)
+        det = self.det
+        out = []
+        scale = 1.0 / (2.0 * det.config.threshold)
+        for k in ks:
+            bx, by, bw, bh, area = (int(v) for v in stats[k])
+            gx, gy = x0 + bx - ox, y0 + by  # the component's box in the ROI
+            key = (gx, gy, bw, bh, area)
+            if key in self.done or area < 0.35 * det.coin_area_px:
+                continue
+            self.done.add(key)
+            part = labels[by:by + bh, bx:bx + bw] == k
+            cells = (slice(gy, gy + bh), slice(gx, gx + bw))
+            touching = False
+            if self.to_hand is not None:
+                if self.hands[cells][part].any():
+                    continue  # part of a hand
+                to_hand = self._distances(gx, gy, part)
+                if np.mean(to_hand < det._hand_reach_px) > 0.3:
+                    self.hands[cells][part] = 255  # a fingertip apart from its hand
+                    continue
+                touching = bool((to_hand < det._touch_px).any())
+            # Fill the art's holes; soft weights only on the rim, so the centre is unbiased.
+            filled = part.view(np.uint8).copy()
+            contours, _ = cv2.findContours(filled, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+            cv2.drawContours(filled, contours, -1, 1, -1)
+            weights = np.minimum(self.diff[cells] * np.float32(scale), np.float32(1.0))
+            weights *= filled
+            weights[cv2.erode(filled, None) > 0] = 1.0
+            weights += np.float32(1e-6) * filled
+            colour = np.asarray(cv2.mean(self.crop[cells], filled)[:3]) / self.gain / 255.0
+            for cx, cy, streak, direction in det._measure(filled, weights, area):
+                out.append((area, cx + gx, cy + gy, streak, direction, colour, touching))
+        return out
+
+
+def _scaled(image: np.ndarray, gain: tuple[float, float, float]) -> np.ndarray:
+    """saturate(round(image × gain)) per channel: cv2.multiply's result, a plane at a time
+    (OpenCV's per-channel scalar path is several times slower)."""
+    return cv2.merge([cv2.convertScaleAbs(plane, alpha=g)
+                      for plane, g in zip(cv2.split(image), gain, strict=True)])
+
+
+def _max_pool(image: np.ndarray) -> np.ndarray:
+    """Half resolution: each pixel the largest of its 2×2 block (the ROI's even part)."""
+    h, w = image.shape[0] // HALF * HALF, image.shape[1] // HALF * HALF
+    a, b = image[0:h:2, 0:w:2], image[0:h:2, 1:w:2]
+    c, d = image[1:h:2, 0:w:2], image[1:h:2, 1:w:2]
+    return np.maximum(np.maximum(a, b), np.maximum(c, d))
 
 
 def _pinched(pts: np.ndarray, axis: np.ndarray) -> bool:

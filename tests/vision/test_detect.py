@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from referee.layout import castle_croquetnole_layout
-from referee.vision.detect import CoinDetector, PixelMapping
+from referee.vision.detect import COIN_HEIGHT_MM, CoinDetector, PixelMapping
 from referee.vision.pipeline import start_spots
 
 LAYOUT = castle_croquetnole_layout()
@@ -165,3 +165,52 @@ def test_faint_change_away_from_the_coins_is_learnt_as_the_table(
     found, _ = detector.detect(image)
     assert len(found) == len(spots)
     assert max(nearest(found.center_mm, p) for p in spots.values()) < 0.4
+
+
+def full_resolution_centres(det: CoinDetector, image: np.ndarray) -> np.ndarray:
+    """Coin centres (mm) the plain way: the whole ROI's foreground at full resolution,
+    labelled, each blob's hole-filled centroid with soft weights on its rim."""
+    fg, (_, _, diff, _) = det._foreground(image)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(fg, connectivity=8)
+    rx0, ry0, _, _ = det.roi
+    out = []
+    for k in range(1, count):
+        if stats[k, cv2.CC_STAT_AREA] < 0.35 * det.coin_area_px:
+            continue
+        x, y, w, h = stats[k, :4]
+        filled = (labels[y:y + h, x:x + w] == k).astype(np.uint8)
+        contours, _ = cv2.findContours(filled, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        cv2.drawContours(filled, contours, -1, 1, -1)
+        rim = np.clip(diff[y:y + h, x:x + w] / (2.0 * det.config.threshold), 0.0, 1.0)
+        weights = np.where(cv2.erode(filled, None) > 0, 1.0, rim * filled)
+        ys, xs = np.nonzero(filled)
+        out.append((np.average(xs, weights=weights[ys, xs] + 1e-6) + x + rx0,
+                    np.average(ys, weights=weights[ys, xs] + 1e-6) + y + ry0))
+    return det.mapping.ground_mm(np.asarray(out, float), COIN_HEIGHT_MM)
+
+
+@pytest.mark.parametrize("scene", ["light", "black and a shadow", "in a hand's shadow",
+                                   "touching a finger"])
+def test_blobs_found_at_half_resolution_are_measured_as_at_full_resolution(
+        detector: CoinDetector, scene: str) -> None:
+    spots = start_spots(LAYOUT)
+    coins = {p: LIGHT_COIN for p in spots.values()}
+    shadows: tuple = ()
+    if scene == "black and a shadow":
+        coins[(120.0, 60.0)] = BLACK_COIN
+        shadows = (((-150.0, 60.0), LAYOUT.coin_mm / 2, 0.45),)
+    elif scene == "in a hand's shadow":
+        coins[(150.0, -100.0)] = LIGHT_COIN
+        shadows = (((150.0, -100.0), 40.0, 0.4),)
+    elif scene == "touching a finger":
+        coins[(60.0, -130.0)] = LIGHT_COIN
+    image = frame(coins, 11, shadows)
+    if scene == "touching a finger":
+        image = with_finger(image, (60.0, -150.0))
+    found, _ = detector.detect(image)
+    plain = full_resolution_centres(detector, image)
+    if scene != "touching a finger":  # a hand's blob is no coin in `found`
+        assert len(found) == len(plain)
+    assert len(found) >= len(spots)
+    for p in found.center_mm:
+        assert nearest(plain, tuple(p)) < 0.1
