@@ -283,24 +283,21 @@ class CoinDetector:
         faint_level = self.config.threshold // 2
         faint = cv2.compare(diff, faint_level, cv2.CMP_GT)
         faint |= seeds
-        _, grown = cv2.connectedComponents(faint, connectivity=8)
-        reach = np.unique(grown[seeds > 0])
-        region = np.where(np.isin(grown, reach[reach > 0]), 255, 0).astype(np.uint8)
-        ys, xs = np.nonzero(region.any(axis=1))[0], np.nonzero(region.any(axis=0))[0]
-        y0, y1, x0, x1 = ys[0], ys[-1] + 1, xs[0], xs[-1] + 1
+        count, grown = cv2.connectedComponents(faint, connectivity=8)
+        region = _labelled(grown, count, seeds)
+        ys, xs = np.flatnonzero(region.any(axis=1)), np.flatnonzero(region.any(axis=0))
+        y0, y1, x0, x1 = int(ys[0]), int(ys[-1]) + 1, int(xs[0]), int(xs[-1]) + 1
         box = (slice(y0 * HALF, y1 * HALF), slice(x0 * HALF, x1 * HALF))
-        inner = self._full_size(region)[box]
+        inner = _doubled(region[y0:y1, x0:x1])
         # The seeds at full resolution: the foreground's blobs (opened and closed, as the
         # whole ROI's would be) under the half-resolution seeds.
         fg = self._opened_closed(full_diff[box], self._open, self._close) & inner
-        _, blobs = cv2.connectedComponents(fg, connectivity=8)
-        under = np.unique(blobs[self._full_size(seeds)[box] > 0])
-        seeds_full = np.where(np.isin(blobs, under[under > 0]), 255, 0).astype(np.uint8)
+        count, blobs = cv2.connectedComponents(fg, connectivity=8)
+        seeds_full = _labelled(blobs, count, _doubled(seeds[y0:y1, x0:x1]))
         faint_full = cv2.compare(full_diff[box], faint_level, cv2.CMP_GT) & inner
         faint_full |= seeds_full
-        _, grown_full = cv2.connectedComponents(faint_full, connectivity=8)
-        reach = np.unique(grown_full[seeds_full > 0])
-        hands[box] = np.where(np.isin(grown_full, reach[reach > 0]), 255, 0)
+        count, grown_full = cv2.connectedComponents(faint_full, connectivity=8)
+        hands[box] = _labelled(grown_full, count, seeds_full)
         return hands
 
     def forget(self, point_mm: tuple[float, float]) -> bool:
@@ -622,6 +619,20 @@ def _scaled(image: np.ndarray, gain: tuple[float, float, float]) -> np.ndarray:
     (OpenCV's per-channel scalar path is several times slower)."""
     return cv2.merge([cv2.convertScaleAbs(plane, alpha=g)
                       for plane, g in zip(cv2.split(image), gain, strict=True)])
+
+
+def _labelled(labels: np.ndarray, count: int, under: np.ndarray) -> np.ndarray:
+    """255 on every labelled component with a pixel under the mask `under`, else 0."""
+    keep = np.zeros(count, np.uint8)
+    keep[labels[under > 0]] = 255
+    keep[0] = 0
+    return keep[labels]
+
+
+def _doubled(half: np.ndarray) -> np.ndarray:
+    """Each pixel of a half-resolution mask as a 2×2 block."""
+    return cv2.resize(half, (half.shape[1] * HALF, half.shape[0] * HALF),
+                      interpolation=cv2.INTER_NEAREST)
 
 
 def _max_pool(image: np.ndarray) -> np.ndarray:
