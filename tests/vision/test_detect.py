@@ -214,3 +214,19 @@ def test_blobs_found_at_half_resolution_are_measured_as_at_full_resolution(
     assert len(found) >= len(spots)
     for p in found.center_mm:
         assert nearest(plain, tuple(p)) < 0.1
+
+
+@pytest.mark.parametrize("colour, is_coin", [(LIGHT_COIN, True), (SKIN, False)])
+def test_a_coin_a_finger_s_width_from_a_hand_is_a_coin_and_a_skin_blob_is_not(
+        detector: CoinDetector, colour: tuple[int, int, int], is_coin: bool) -> None:
+    """A coin resting beside the flicking finger (a gap of 20 mm, within the reach where
+    blobs are taken for fingertips) is found; a coin-sized blob of the hand's colour there
+    is not."""
+    spots = start_spots(LAYOUT)
+    beside = spots["moons"]
+    coins = {p: LIGHT_COIN for p in spots.values()} | {beside: colour}
+    tip = (beside[0] + LAYOUT.coin_mm / 2 + 20.0 + 10.0, beside[1] + 60.0)
+    found, hands = detector.detect(with_finger(frame(coins, 7), tip))
+    assert hands.any()
+    assert (nearest(found.center_mm, beside) < 0.3) is is_coin
+    assert len(found) == len(spots) - 1 + is_coin
