@@ -40,6 +40,9 @@ SATURATED = 250
 HAND_COLOUR_APART = 0.2
 """A coin-sized blob near a hand this far from the hands' mean colour (L2, each channel 0-1)
 is a coin, not a fingertip."""
+SKIN_NEAR = 0.16
+"""A pixel this near the hands' mean colour (L2, each channel 0-1) is skin or sleeve
+(fingertips read 0.03-0.14 from it, coins 0.22 and more)."""
 HALF = 2
 """The foreground, its blobs and the hands are found at 1/HALF of the resolution; coins are
 measured at full resolution, each in its own box."""
@@ -529,6 +532,30 @@ class _Patches:
         colour = np.asarray(cv2.mean(self.crop[cells], part.view(np.uint8))[:3]) / self.gain
         return float(np.linalg.norm(colour / 255.0 - self.hand_look)) > HAND_COLOUR_APART
 
+    def _without_skin(self, cells: tuple[slice, slice], part: np.ndarray, area: int
+                      ) -> tuple[np.ndarray, int]:
+        """The blob without the pixels of the hands' colour, when a fingertip merged into a
+        coin: the coin alone is measured (its centre is not dragged toward the finger)."""
+        det = self.det
+        if self.hand_look is None or not 1.15 <= area / det.coin_area_px <= 1.7:
+            return part, area  # one coin alone, or two touching
+        pixels = self.crop[cells].astype(np.float32) / (np.float32(255.0) * np.asarray(
+            self.gain, np.float32))
+        skin = (np.linalg.norm(pixels - self.hand_look.astype(np.float32), axis=2)
+                < SKIN_NEAR) & part
+        n_skin = int(skin.sum())
+        if n_skin < 0.1 * det.coin_area_px or area - n_skin < 0.8 * det.coin_area_px:
+            return part, area
+        rest = cv2.morphologyEx((part & ~skin).view(np.uint8), cv2.MORPH_OPEN, det._open)
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=8)
+        if count < 2:
+            return part, area
+        k = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+        coin_area = int(stats[k, cv2.CC_STAT_AREA])
+        if not 0.8 * det.coin_area_px <= coin_area <= 1.15 * det.coin_area_px:
+            return part, area  # no one resting coin is left: a coin blurred with the finger
+        return labels == k, coin_area
+
     def _run(self, boxes: list[tuple[int, int, int, int]]):
         """Labels and stats of the boxes' foreground laid side by side, and each box's
         offset in that mosaic."""
@@ -622,6 +649,7 @@ class _Patches:
                     self.hands[cells][part] = 255  # a fingertip apart from its hand
                     continue
                 touching = not beside and bool((to_hand < det._touch_px).any())
+                part, area = self._without_skin(cells, part, area)
             # Fill the art's holes; soft weights only on the rim, so the centre is unbiased.
             filled = part.view(np.uint8).copy()
             contours, _ = cv2.findContours(filled, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)

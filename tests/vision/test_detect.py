@@ -230,3 +230,20 @@ def test_a_coin_a_finger_s_width_from_a_hand_is_a_coin_and_a_skin_blob_is_not(
     assert hands.any()
     assert (nearest(found.center_mm, beside) < 0.3) is is_coin
     assert len(found) == len(spots) - 1 + is_coin
+
+
+def test_a_fingertip_merged_into_a_resting_coin_does_not_drag_its_centre(
+        detector: CoinDetector) -> None:
+    """A fingertip apart from its hand's mask (skin faint on the cloth between) against a
+    resting coin makes one blob with it: the coin is measured without the skin's pixels."""
+    spots = start_spots(LAYOUT)
+    coin = spots["moons"]
+    image = with_finger(frame({p: LIGHT_COIN for p in spots.values()}, 8),
+                        (coin[0] + 80.0, coin[1] + 40.0))
+    tip_r_mm = 0.3 * LAYOUT.coin_mm
+    x, y, s = to_px((coin[0], coin[1] - LAYOUT.coin_mm / 2 - tip_r_mm - 0.5))
+    cv2.circle(image, (x, y), round(tip_r_mm * SCALE * 16), SKIN, -1, cv2.LINE_AA, s)
+    found, hands = detector.detect(image)
+    assert hands.any()
+    assert nearest(found.center_mm, coin) < 0.5
+    assert len(found) == len(spots)
