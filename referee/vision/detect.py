@@ -186,8 +186,7 @@ class CoinDetector:
                                                                    ltype=cv2.CV_16U)
         hands = self._hands(diff, labels, stats, full_diff)  # full resolution, exact
         to_hand = self._to_hand(hands)
-        hand_look = (np.asarray(cv2.mean(crop, hands)[:3]) / gain / 255.0
-                     if to_hand is not None else None)
+        hand_look = _mean_look(crop, hands, gain) if to_hand is not None else None
         # Candidates for coins: the change closed but not opened (at half resolution the
         # opening would erase a coin that shows only in part, e.g. half taken for shadow);
         # each is measured at full resolution, where the exact criteria apply.  What lies
@@ -496,7 +495,7 @@ class _Patches:
     def __init__(self, detector: CoinDetector, crop: np.ndarray, diff: np.ndarray,
                  gain: tuple[float, float, float], hands: np.ndarray,
                  to_hand: tuple[tuple[int, int], np.ndarray] | None,
-                 hand_look: np.ndarray | None = None) -> None:
+                 hand_look: np.ndarray | None) -> None:
         self.det, self.crop, self.diff, self.gain = detector, crop, diff, gain
         self.hands, self.to_hand, self.hand_look = hands, to_hand, hand_look
         """Hands (full resolution); box origin and distances to them (None: no hand);
@@ -529,8 +528,8 @@ class _Patches:
             return False
         if float(to_hand.min()) < det.coin_r_px / 2:
             return False
-        colour = np.asarray(cv2.mean(self.crop[cells], part.view(np.uint8))[:3]) / self.gain
-        return float(np.linalg.norm(colour / 255.0 - self.hand_look)) > HAND_COLOUR_APART
+        colour = _mean_look(self.crop[cells], part.view(np.uint8), self.gain)
+        return float(np.linalg.norm(colour - self.hand_look)) > HAND_COLOUR_APART
 
     def _without_skin(self, cells: tuple[slice, slice], part: np.ndarray, area: int
                       ) -> tuple[np.ndarray, int]:
@@ -658,10 +657,17 @@ class _Patches:
             weights *= filled
             weights[cv2.erode(filled, None) > 0] = 1.0
             weights += np.float32(1e-6) * filled
-            colour = np.asarray(cv2.mean(self.crop[cells], filled)[:3]) / self.gain / 255.0
+            colour = _mean_look(self.crop[cells], filled, self.gain)
             for cx, cy, streak, direction in det._measure(filled, weights, area):
                 out.append((area, cx + gx, cy + gy, streak, direction, colour, touching))
         return out
+
+
+def _mean_look(image: np.ndarray, mask: np.ndarray, gain: tuple[float, float, float]
+               ) -> np.ndarray:
+    """The mean colour under `mask`, the exposure gain removed, each channel 0-1: how a coin
+    or the hands look, comparable from frame to frame."""
+    return np.asarray(cv2.mean(image, mask)[:3]) / gain / 255.0
 
 
 def _scaled(image: np.ndarray, gain: tuple[float, float, float]) -> np.ndarray:
