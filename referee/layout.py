@@ -127,6 +127,13 @@ class Layout:
     def on_table(self, p: Point) -> bool:
         return point_in_polygon(p, self.table)
 
+    def stack_at(self, p: Point) -> str | None:
+        """The stack of tiles (a tower, an endpost) whose top holds a coin centred at `p`."""
+        for piece in self.pieces.values():
+            if piece.is_stack and point_in_polygon(p, piece.footprint()):
+                return piece.name
+        return None
+
     def inset_from_edge(self, at: Point, inset_mm: float) -> Point:
         """A point moved inside the table so its distance to every edge is ≥ `inset_mm`.
 

@@ -67,6 +67,12 @@ class PixelMapping:
         return mm + (c[:2] - mm) * (height_mm / c[2])
 
 
+EDGE_COIN_AREAS = 2.0
+"""A blob reaching past the table's edge is an arm reaching in, unless it is no bigger than
+this many coins: a coin resting on the edge (a coin put back where it left the table pokes
+out by a third of its blob, which blur and the half-resolution maximum widen)."""
+
+
 @dataclass
 class DetectorConfig:
     threshold: int = 30
@@ -275,11 +281,13 @@ class CoinDetector:
         seeds = np.zeros(diff.shape, np.uint8)
         inside = self._inside_half
         big_area = self.config.hand_area_coins * self.coin_area_px / HALF ** 2
+        coin_sized = EDGE_COIN_AREAS * self.coin_area_px / HALF ** 2
         for k in range(1, len(stats)):
             x, y, w, h = stats[k, :4]
             big = stats[k, cv2.CC_STAT_AREA] > big_area
-            if not big and inside[y:y + h, x:x + w].all():
-                continue
+            if not big and (inside[y:y + h, x:x + w].all()
+                            or stats[k, cv2.CC_STAT_AREA] <= coin_sized):
+                continue  # within the table, or a coin on its edge (on a rim, put back)
             blob = labels[y:y + h, x:x + w] == k
             if big or (blob & ~inside[y:y + h, x:x + w]).sum() > 0.3 * blob.sum():
                 seeds[y:y + h, x:x + w][blob] = 255

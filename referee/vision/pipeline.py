@@ -39,9 +39,12 @@ if TYPE_CHECKING:
 
 PLACE_MOVE_MM = 5.0
 """A coin that reappears this far from where a hand hid it was moved (flicked or carried)."""
-HIDDEN_FLICK_S = 0.6
-"""A coin back from under a hand this soon was flicked there, not carried: lifting, carrying
-and putting down a coin hides it longer."""
+FREED_FLICK_S = 0.35
+"""A coin back in view this soon after the hand left the place where it hid it was flicked
+from under the fingers, not carried: a carried coin stays in the hand while the hand leaves
+its place and travels.  (Measured on the sample videos: flicks are back 0.03-0.2 s after the
+hand leaves, carried coins 0.77 s and more.  How long the hand hid the coin says nothing: a
+player aims with a fingertip on the coin for as long as he likes.)"""
 
 
 FACE_CONFIDENCE = 0.15
@@ -63,6 +66,21 @@ class PipelineConfig:
     decel_mm_s2: float = 0.30 * 9806.65
     history_s: float = 2.0
     """Observations kept before a flick window (its coins' resting places)."""
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A coin seen again away from where a hand hid it."""
+
+    coin: str
+    t_hid: float
+    """Last seen where it was."""
+    t_freed: float
+    """The last time a hand covered that place."""
+    t_back: float
+    """Seen again, at `to_mm`."""
+    from_mm: tuple[float, float]
+    to_mm: tuple[float, float]
 
 
 def start_spots(layout: Layout) -> dict[str, tuple[float, float]]:
@@ -93,13 +111,15 @@ class Pipeline:
         self.last_activity = -1.0
         self.active = False
         self.hidden_since: dict[str, tuple[float, tuple[float, float]]] = {}
+        """Each unseen coin: since when, and where it was last seen."""
+        self.covered_until: dict[str, float] = {}
+        """Each unseen coin: the last time a hand covered the place where it was last seen."""
         self.vacated: dict[str, tuple[float, float]] = {}
         """Where each coin stood at the session start, until the detector has learnt the
         cloth there (the empty table was only inpainted under it)."""
         self.off_table: set[str] = set()
         """Coins that left the table: their return is a place without a lift."""
-        self.placed: list[tuple[str, float, float, tuple[float, float],
-                                tuple[float, float]]] = []
+        self.placed: list[Placed] = []
         """Coins that came back elsewhere from under a hand: lifted and placed, unless a
         flick moved them meanwhile (decided when the flick window closes)."""
         self.faces = faces
@@ -148,13 +168,18 @@ class Pipeline:
                 if track.vague(frame.t) and coin not in self.hidden_since:
                     # Under a hand, or gone unseen (in a hand): since it was last seen.
                     self.hidden_since[coin] = (track.last_seen, track.position_mm)
+                    self.covered_until[coin] = track.last_seen
+                if coin in self.hidden_since and self.detector.covered(
+                        hands, self.hidden_since[coin][1]):
+                    self.covered_until[coin] = frame.t
                 continue
             p = tuple(float(v) for v in detections.center_mm[j])
             if coin in self.hidden_since:
                 t_hid, where = self.hidden_since.pop(coin)
+                t_freed = self.covered_until.pop(coin)
                 self.to_read[coin] = frame.t  # turned over, maybe, and put back now
                 if np.hypot(p[0] - where[0], p[1] - where[1]) > PLACE_MOVE_MM:
-                    self.placed.append((coin, t_hid, frame.t, where, p))
+                    self.placed.append(Placed(coin, t_hid, t_freed, frame.t, where, p))
             self.tracks[coin].append((frame.t, p[0], p[1]))
         if not hands.any():
             self._learn_vacated()
@@ -252,23 +277,21 @@ class Pipeline:
         hidden: dict[str, Motion] = {}
         hidden_when: dict[str, tuple[float, float]] = {}
         out: list[ev.Event] = []
-        for coin, t_hid, t_back, where, p in self.placed:
+        for moved in self.placed:
+            coin, t_hid, t_back, p = moved.coin, moved.t_hid, moved.t_back, moved.to_mm
             if coin in self.off_table:  # put back after it left the table: no lift
                 self.off_table.discard(coin)
                 out.append(ev.Place(round(t_back, 4), coin, (round(p[0], 2), round(p[1], 2))))
                 continue
             if any(c == coin and t_hid - 0.5 <= tf <= t_back + 0.5 for c, tf in flicked):
                 continue  # flicked from under the fingertip and seen sliding
-            hidden_s = t_back - t_hid
-            slide_s = math.sqrt(2.0 * math.dist(where, p) / self.config.decel_mm_s2)
-            if hidden_s < HIDDEN_FLICK_S and slide_s <= hidden_s:
-                # Flicked unseen: soon back, and the slide (at μg) fits in the hidden time.
-                hidden[coin] = hidden_slide(coin, where, p, t_hid, t_back,
-                                            self.config.decel_mm_s2)
+            if flicked_unseen(moved, self.layout, self.config.decel_mm_s2):
+                hidden[coin] = hidden_slide(moved, self.config.decel_mm_s2)
                 hidden_when[coin] = (t_hid, t_back)
                 continue
             out += [ev.Lift(round(t_hid, 4), coin),
-                    ev.Place(round(t_back, 4), coin, (round(p[0], 2), round(p[1], 2)))]
+                    ev.Place(round(t_back, 4), coin, (round(p[0], 2), round(p[1], 2)),
+                             self.layout.stack_at(p))]
         if hidden:
             windows = self._with_hidden(windows, hidden, t)
         for window in windows:
@@ -304,18 +327,33 @@ class Pipeline:
         return self._close(t + self.config.dwell_s) if self.active or self.placed else []
 
 
-def hidden_slide(coin: str, start: tuple[float, float], end: tuple[float, float], t_hid: float,
-                 t_back: float, decel: float) -> Motion:
-    """The one slide that takes a coin from `start` to rest at `end`, flicked while a hand
-    hid it: its path is exact (straight, slowing at μg), its time is known only to lie in
-    the hidden interval, so it is put in the middle of the times it could have had."""
-    d = math.dist(start, end)
+def flicked_unseen(moved: Placed, layout: Layout, decel: float) -> bool:
+    """Was a coin seen again away from where a hand hid it flicked there (not carried)?
+
+    Yes when it is back in view as soon as the hand left its place and the slide (at μg)
+    fits in the time it was hidden; never when it is back on top of a tower, where no flick
+    puts a coin.
+    """
+    slide_s = math.sqrt(2.0 * math.dist(moved.from_mm, moved.to_mm) / decel)
+    return (layout.stack_at(moved.to_mm) is None
+            and moved.t_back - moved.t_freed < FREED_FLICK_S
+            and slide_s <= moved.t_back - moved.t_hid)
+
+
+def hidden_slide(moved: Placed, decel: float) -> Motion:
+    """The one slide that takes a coin from where a hand hid it to where it came back, at
+    μg: its path is exact (straight, slowing at `decel`), its time only known to lie in the
+    hidden interval.  It is put at the latest start the evidence allows: no later than the
+    hand left the coin's place (the finger was at the coin), and early enough to stop by the
+    time the coin was seen again.  A player aims with a fingertip at the coin, for as long
+    as he likes, and the flick ends the aim."""
+    d = math.dist(moved.from_mm, moved.to_mm)
     v0 = math.sqrt(2.0 * decel * d)
     duration = v0 / decel
-    t0 = 0.5 * (t_hid + max(t_hid, t_back - duration))
-    u = ((end[0] - start[0]) / d, (end[1] - start[1]) / d)
-    slide = Slide(t0, start, (v0 * u[0], v0 * u[1]), decel, t0 + duration)
-    return Motion(coin, [slide], start, end)
+    t0 = max(moved.t_hid, min(moved.t_freed, moved.t_back - duration))
+    u = ((moved.to_mm[0] - moved.from_mm[0]) / d, (moved.to_mm[1] - moved.from_mm[1]) / d)
+    slide = Slide(t0, moved.from_mm, (v0 * u[0], v0 * u[1]), decel, t0 + duration)
+    return Motion(moved.coin, [slide], moved.from_mm, moved.to_mm)
 
 
 def _hidden_evidence(event: ev.Event, hidden: Mapping[str, tuple[float, float]]) -> ev.Event:

@@ -247,3 +247,21 @@ def test_a_fingertip_merged_into_a_resting_coin_does_not_drag_its_centre(
     assert hands.any()
     assert nearest(found.center_mm, coin) < 0.5
     assert len(found) == len(spots)
+
+
+def test_a_coin_put_back_on_the_table_s_edge_is_a_coin_and_an_arm_reaching_in_a_hand(
+        detector: CoinDetector) -> None:
+    spots = start_spots(LAYOUT)
+    coins = {p: LIGHT_COIN for p in spots.values()}
+    edge = (LAYOUT.table[1][0] - 1.0, 120.0)  # overhanging the edge by nearly half
+    coins[edge] = LIGHT_COIN
+    found, hands = detector.detect(frame(coins, 1))
+    assert not hands.any()
+    assert nearest(found.center_mm, edge) < 0.5
+    # An arm across the same edge (a sleeve 60 mm wide) is a hand, not a coin.
+    image = frame({p: LIGHT_COIN for p in spots.values()}, 2)
+    x0, y0, s = to_px((LAYOUT.table[1][0] - 80.0, -150.0))
+    x1, y1, _ = to_px((LAYOUT.table[1][0] + 60.0, -90.0))
+    cv2.rectangle(image, (x0, y0), (x1, y1), (60, 70, 150), -1, cv2.LINE_8, s)
+    found, hands = detector.detect(image)
+    assert hands.any() and nearest(found.center_mm, (LAYOUT.table[1][0] - 40.0, -120.0)) > 30

@@ -3,23 +3,60 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 
+from referee.layout import castle_croquetnole_layout
 from referee.vision.detections import Detections
-from referee.vision.pipeline import hidden_slide
+from referee.vision.pipeline import Placed, flicked_unseen, hidden_slide
 from referee.vision.track import Tracker
 
 DECEL = 0.30 * 9806.65
 
 
 def test_a_flick_under_the_fingers_is_one_exact_slide_inside_the_hidden_interval() -> None:
-    motion = hidden_slide("ace", (0.0, 0.0), (30.0, 40.0), t_hid=7.0, t_back=7.5, decel=DECEL)
+    moved = Placed("ace", t_hid=7.0, t_freed=7.45, t_back=7.5, from_mm=(0.0, 0.0),
+                   to_mm=(30.0, 40.0))
+    motion = hidden_slide(moved, DECEL)
     (slide,) = motion.slides
     assert slide.t0 >= 7.0 and slide.t_stop <= 7.5
     assert np.allclose(motion.position(slide.t_stop + 1.0), (30.0, 40.0), atol=1e-9)
     assert np.allclose(motion.position(slide.t0), (0.0, 0.0), atol=1e-9)
     assert math.isclose(slide.speed0, math.sqrt(2 * DECEL * 50.0))
+    # The latest start the evidence allows: it stops as it is seen again.
+    assert math.isclose(slide.t_stop, 7.5)
+
+
+def test_a_flick_under_the_fingers_starts_no_later_than_the_hand_left_the_coin() -> None:
+    moved = Placed("ace", t_hid=7.0, t_freed=7.1, t_back=7.9, from_mm=(0.0, 0.0),
+                   to_mm=(3.0, 4.0))
+    (slide,) = hidden_slide(moved, DECEL).slides
+    assert math.isclose(slide.t0, 7.1)
+
+
+def test_a_coin_back_as_soon_as_the_hand_left_was_flicked_however_long_it_was_hidden() -> None:
+    layout = castle_croquetnole_layout()
+    aimed_long = Placed("crowns", t_hid=37.57, t_freed=38.1, t_back=38.23,
+                        from_mm=(177.5, 0.0), to_mm=(205.1, 48.5))
+    assert flicked_unseen(aimed_long, layout, DECEL)
+    # Carried: the hand left the coin's place long before it was put down.
+    carried = Placed("ace", t_hid=17.17, t_freed=17.4, t_back=18.17,
+                     from_mm=(-60.0, -254.0), to_mm=(-44.45, 54.0))
+    assert not flicked_unseen(carried, layout, DECEL)
+    # Too far to slide in the time it was hidden.
+    too_far = replace(aimed_long, t_hid=38.0, to_mm=(177.5, 200.0))
+    assert not flicked_unseen(too_far, layout, DECEL)
+
+
+def test_a_coin_back_on_top_of_a_tower_was_put_there() -> None:
+    layout = castle_croquetnole_layout()
+    tower = layout.piece("tower-2").center_mm
+    prisoner = Placed("moons", t_hid=13.7, t_freed=14.8, t_back=15.0,
+                      from_mm=(-90.0, 163.0), to_mm=(tower[0] - 2.0, tower[1] + 1.0))
+    assert layout.stack_at(prisoner.to_mm) == "tower-2"
+    assert not flicked_unseen(prisoner, layout, DECEL)
+    assert layout.stack_at((-90.0, 163.0)) is None
 
 
 def test_a_hidden_coin_back_in_place_keeps_its_identity_over_a_better_look() -> None:
