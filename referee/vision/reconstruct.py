@@ -46,6 +46,7 @@ def reconstruct(window: FlickWindow, layout: Layout) -> list[ev.Event]:
     sigma_t = window.frame_dt / 4.0
     touches = _touches(window, layout)
     touches += _rebounds(window, layout, touches)
+    touches += _pushed(window, layout, _struck(window, touches))
     struck = _struck(window, touches)
     for touch in touches:
         if touch["piece"] is None:
@@ -60,8 +61,11 @@ def reconstruct(window: FlickWindow, layout: Layout) -> list[ev.Event]:
                 evidence={"frames": touch["frames"], "gap_mm": touch["gap"]})))
     for coin, motion in window.motions.items():
         if coin not in struck:
-            out.append((motion.t_start, 0, ev.Flick(
-                round(motion.t_start, 4), coin, confidence=0.9,
+            # A flick unseen under the fingers is timed only roughly: it came no later than
+            # the first contact it made.
+            t_flick = min([motion.t_start, *(f["t"] for f in touches if coin in f["moving"])])
+            out.append((t_flick, 0, ev.Flick(
+                round(t_flick, 4), coin, confidence=0.9,
                 evidence={"t_start": round(motion.t_start, 4)})))
         for event in _crossings(coin, motion, layout, window.noise_mm, sigma_t):
             out.append((event.t, 1, event))
@@ -223,6 +227,44 @@ def _struck(window: FlickWindow, touches: list[dict]) -> set[str]:
             for c in (touch["a"], touch["b"]):
                 first.setdefault(c, c not in touch["moving"])
     return {c for c, at_rest in first.items() if at_rest and c in window.motions}
+
+
+PUSH_GAP_MM = 12.0
+"""How far apart two resting coins may stand for one, flicked unseen, to set the other going
+before any frame shows the contact."""
+PUSH_COS = math.cos(math.radians(25.0))
+"""A coin set going by a neighbour leaves along the line of centres, within this angle (the
+flick's spin and the fit's noise)."""
+
+
+def _pushed(window: FlickWindow, layout: Layout, struck: set[str]) -> list[dict]:
+    """Contacts no frame showed: a coin that left rest beside another one that also moved,
+    straight away from it along their line of centres, was struck by it.
+
+    Under the fingers a flicked coin may meet a neighbour a few millimetres away before it
+    is seen at all; both then seem to start by themselves.  Only the struck one can leave
+    along the line of centres away from the other (a flicked coin moving away from its
+    neighbour would never have touched it, and the neighbour would not have moved).
+    """
+    found: list[dict] = []
+    starters = [c for c in window.motions if c not in struck]
+    for b in starters:
+        motion_b = window.motions[b]
+        v = np.asarray(motion_b.slides[0].v0, float)
+        speed = float(np.hypot(*v))
+        for a in starters:
+            normal = np.subtract(motion_b.start_mm, window.motions[a].start_mm)
+            apart = float(np.hypot(*normal))
+            if a == b or speed == 0.0 or apart > layout.coin_mm + PUSH_GAP_MM or \
+                    float(v @ normal) < PUSH_COS * speed * apart:
+                continue
+            t = motion_b.t_start
+            found.append({"t": t, "a": a, "b": b, "piece": None, "moving": [a],
+                          "speed": speed * 2.0 / (1.0 + COIN_RESTITUTION),
+                          "frames": _frames(t, window.frame_dt),
+                          "gap": round(apart - layout.coin_mm, 2), "confidence": 0.7})
+            break
+    return found
 
 
 def _rebounds(window: FlickWindow, layout: Layout, touches: list[dict]) -> list[dict]:

@@ -116,11 +116,11 @@ class Tracker:
         coins = [c for c in self.tracks if not self.tracks[c].gone]
         assigned: dict[str, int] = {}
         n = len(detections)
-        fingered = self._fingered(detections, coins) if n and coins else set()
+        fingered, held = self._fingered(detections, coins) if n and coins else (set(), set())
         if n and coins:
             cost = np.full((len(coins), n), UNMATCHED)
             for i, coin in enumerate(coins):
-                if self.tracks[coin].vague(t):
+                if self.tracks[coin].vague(t) or coin in held:
                     continue  # under a hand or long unseen: too vague to gate on (round 2)
                 d2 = self.tracks[coin].filter.mahalanobis2(t, detections.center_mm)
                 ok = (d2 <= GATE_CHI2) & ~_hand_like(self.tracks[coin], detections)
@@ -128,7 +128,8 @@ class Tracker:
             cost[:, sorted(fingered | self._where_hidden(detections, coins))] = UNMATCHED
             for i, j in _assign(cost, GATE_CHI2):
                 assigned[coins[i]] = j
-            self._second_round(t, detections, coins, assigned, fingered, covered)
+            self._second_round(t, detections, [c for c in coins if c not in held], assigned,
+                               fingered, covered)
         for coin in coins:
             track = self.tracks[coin]
             j = assigned.get(coin)
@@ -155,12 +156,20 @@ class Tracker:
         self._previous = np.delete(detections.center_mm, taken, axis=0)
         return assigned
 
-    def _fingered(self, detections: Detections, coins: list[str]) -> set[int]:
-        """Detections that are a resting coin seen with a fingertip merged into it."""
-        resting = [self.tracks[c].position_mm for c in coins
-                   if self.tracks[c].speed_mm_s < RESTING_MM_S]
-        near = _near(detections.center_mm, resting, detections.radius_mm)
-        return {int(j) for j in np.nonzero(near & (detections.by_hand > 0))[0]}
+    def _fingered(self, detections: Detections, coins: list[str]
+                  ) -> tuple[set[int], set[str]]:
+        """Detections that are a resting coin seen with a fingertip merged into it, and
+        those coins: each is held where it rests, and takes no other detection (a coin
+        flicked past it is not it)."""
+        resting = [c for c in coins if self.tracks[c].speed_mm_s < RESTING_MM_S]
+        touching = detections.by_hand > 0
+        if not resting or not touching.any():
+            return set(), set()
+        places = np.array([self.tracks[c].position_mm for c in resting])
+        d = np.hypot(*(detections.center_mm[:, None, :] - places[None]).transpose(2, 0, 1))
+        near = (d < detections.radius_mm[:, None]) & touching[:, None]
+        dets, owners = np.nonzero(near)
+        return {int(j) for j in dets}, {resting[i] for i in owners}
 
     def _where_hidden(self, detections: Detections, coins: list[str]) -> set[int]:
         """Detections where a hidden coin was: its own, unless round 2 finds otherwise (a

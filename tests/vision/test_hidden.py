@@ -146,3 +146,23 @@ def test_a_flick_no_frame_saw_says_so_in_its_evidence() -> None:
     assert seen.evidence == {"t_start": 7.85, "hidden_from": 7.7, "hidden_until": 8.1}
     other = Flick(1.9, "moons", confidence=0.9)
     assert _hidden_evidence(other, {"ace": (7.7, 8.1)}) is other
+
+
+def test_a_coin_held_by_a_fingertip_does_not_take_the_coin_flicked_past_it() -> None:
+    """Arms rests with a fingertip merged into its blob while Moons, flicked from under the
+    same hand, slides out 24 mm away (demo-game, 68.73 s): Arms keeps its place, and Moons,
+    seen on the next frames, is Moons."""
+    look = np.array([0.8, 0.8, 0.75])
+    tracker = Tracker({"moons": (-7.7, 69.6), "arms": (18.0, 98.1)}, 0.0,
+                      looks={"moons": look, "arms": look})
+    for k in range(1, 4):  # a hand covers Moons; Arms is seen at rest
+        tracker.update(k / 30, Detections(np.array([[18.0, 98.1]]), look=look[None]),
+                       covered=lambda p: p[1] < 80.0)
+    both = Detections(np.array([[17.7, 98.1], [-5.9, 93.2]]), radius_mm=np.full(2, 9.525),
+                      look=np.array([look, look]), by_hand=np.array([1.0, 1.0]))
+    assert "arms" not in tracker.update(4 / 30, both, covered=lambda p: p[1] < 80.0)
+    for k, y in ((5, 113.3), (6, 130.8), (7, 144.7)):
+        seen = Detections(np.array([[18.0, 98.1], [-4.0, y]]), look=np.array([look, look]))
+        assigned = tracker.update(k / 30, seen, covered=lambda p: False)
+        assert assigned.get("arms") == 0
+    assert tracker.tracks["moons"].position_mm[1] > 120.0

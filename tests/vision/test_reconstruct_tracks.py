@@ -12,7 +12,8 @@ import math
 import pytest
 
 from referee.layout import castle_croquetnole_layout
-from referee.vision.reconstruct import reconstruct
+from referee.vision.reconstruct import FlickWindow, reconstruct
+from referee.vision.trajectory import Motion, Slide
 from referee.vision.windows import find_windows, moving_mask
 from tests.vision.simtracks import observe, of_type
 
@@ -91,3 +92,30 @@ def test_resting_noise_never_opens_a_flick() -> None:
     track = np.column_stack([np.arange(600) / 60.0, rng.normal(0, 0.3, 600),
                              rng.normal(0, 0.3, 600)])
     assert not moving_mask(track, 0.3).any()
+
+
+def _slide_motion(coin: str, t0: float, start: tuple[float, float],
+                  velocity: tuple[float, float]) -> Motion:
+    decel = 0.3 * 9806.65
+    slide = Slide(t0, start, velocity, decel, math.inf)
+    end = slide.position(slide.t_stop)
+    return Motion(coin, [slide], start, (float(end[0]), float(end[1])))
+
+
+def test_a_coin_flicked_unseen_into_its_neighbour_is_the_flick_and_the_neighbour_struck() -> None:
+    """Moons, under the fingers, 5 mm from Arms: no frame shows the contact; Arms leaves
+    along the line of centres, away from Moons, so Moons struck it (demo-game, 64.7 s)."""
+    moons_at, arms_at = (-9.5, -16.6), (-1.5, 6.3)
+    moons = _slide_motion("moons", 64.734, moons_at, (-120.0, 150.0))
+    arms = _slide_motion("arms", 64.705, arms_at, (0.33 * 600.0, 0.94 * 600.0))
+    window = FlickWindow({"moons": moons, "arms": arms}, {"ace": (-44.45, -254.0)}, 1 / 30)
+    got = reconstruct(window, LAYOUT)
+    assert [(e.coin, e.t) for e in of_type(got, "flick")] == [("moons", 64.705)]
+    (contact,) = of_type(got, "contact")
+    assert (contact.a, contact.b, contact.moving) == ("moons", "arms", ("moons",))
+    # Arms leaving sideways, not away from Moons: two coins that started by themselves.
+    arms = _slide_motion("arms", 64.705, arms_at, (600.0, 0.0))
+    window = FlickWindow({"moons": moons, "arms": arms}, {"ace": (-44.45, -254.0)}, 1 / 30)
+    got = reconstruct(window, LAYOUT)
+    assert sorted(e.coin for e in of_type(got, "flick")) == ["arms", "moons"]
+    assert not of_type(got, "contact")
