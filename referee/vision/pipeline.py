@@ -4,7 +4,7 @@
 
 Identities are bound at the session start, where every coin rests in its start zone
 (CONTRACT.md): the first frame's detections are matched to the start spots.  Events of a flick
-are written when it settles (every coin at rest for `dwell_s`, no hand over the table), so the
+are written when it settles (every coin at rest for `dwell_s`, none under a hand), so the
 referee rules on a whole flick at once; a coin hidden by a hand that reappears elsewhere was
 lifted and placed.
 
@@ -180,6 +180,7 @@ class Pipeline:
                 self.to_read[coin] = frame.t  # turned over, maybe, and put back now
                 if np.hypot(p[0] - where[0], p[1] - where[1]) > PLACE_MOVE_MM:
                     self.placed.append(Placed(coin, t_hid, t_freed, frame.t, where, p))
+                    self.last_activity = frame.t  # it may still be sliding out
             self.tracks[coin].append((frame.t, p[0], p[1]))
         if not hands.any():
             self._learn_vacated()
@@ -189,7 +190,7 @@ class Pipeline:
         if moving:
             self.last_activity = frame.t
             self.active = True
-        if (self.active or self.placed) and not hands.any() and \
+        if (self.active or self.placed) and self._accounted(hands) and \
                 frame.t - self.last_activity >= self.config.dwell_s:
             out += self._close(frame.t)
         if self.faces is not None and self.to_read and not self.active and \
@@ -198,6 +199,14 @@ class Pipeline:
         else:
             self.looks_read.clear()  # the frames read must be consecutive and at rest
         return sorted(out, key=lambda e: e.t)
+
+    def _accounted(self, hands: np.ndarray) -> bool:
+        """Is every coin this flick may have moved in view?  Yes when no hand is in view,
+        or when no coin went under a hand since the last flick was closed: the next
+        player's hand reaching in, away from the coins, does not hold the flick open (a
+        coin hidden since before, such as a prisoner on a tower, has no part in it)."""
+        return not hands.any() or all(t_hid <= self.closed_until
+                                      for t_hid, _ in self.hidden_since.values())
 
     def _read_faces(self, frame: Frame) -> list[ev.Event]:
         """The face of every coin to read that this frame shows at rest: after FACE_FRAMES
@@ -353,7 +362,7 @@ def hidden_slide(moved: Placed, decel: float) -> Motion:
     t0 = max(moved.t_hid, min(moved.t_freed, moved.t_back - duration))
     u = ((moved.to_mm[0] - moved.from_mm[0]) / d, (moved.to_mm[1] - moved.from_mm[1]) / d)
     slide = Slide(t0, moved.from_mm, (v0 * u[0], v0 * u[1]), decel, t0 + duration)
-    return Motion(moved.coin, [slide], moved.from_mm, moved.to_mm)
+    return Motion(moved.coin, [slide], moved.from_mm, moved.to_mm, unseen=True)
 
 
 def _hidden_evidence(event: ev.Event, hidden: Mapping[str, tuple[float, float]]) -> ev.Event:

@@ -237,19 +237,30 @@ PUSH_COS = math.cos(math.radians(25.0))
 flick's spin and the fit's noise)."""
 
 
+PASS_GAP_MM = 4.0
+"""How near a moving coin's fitted path may pass a coin moved unseen for it to have struck
+it, beyond three times the fit's own RMS misfit (a fit that smooths over the bend of an
+impact shows a grazing contact as a near miss)."""
+
+
 def _pushed(window: FlickWindow, layout: Layout, struck: set[str]) -> list[dict]:
-    """Contacts no frame showed: a coin that left rest beside another one that also moved,
-    straight away from it along their line of centres, was struck by it.
+    """Contacts no frame showed, for coins that seem to start by themselves.
 
     Under the fingers a flicked coin may meet a neighbour a few millimetres away before it
-    is seen at all; both then seem to start by themselves.  Only the struck one can leave
-    along the line of centres away from the other (a flicked coin moving away from its
-    neighbour would never have touched it, and the neighbour would not have moved).
+    is seen at all: the coin that left rest straight away from the other along their line
+    of centres was struck by it (a flicked coin moving away from its neighbour would never
+    have touched it, and the neighbour would not have moved).  A coin a hand hid while it
+    moved (`Motion.unseen`) was struck by a coin whose path passed it.
     """
     found: list[dict] = []
     starters = [c for c in window.motions if c not in struck]
     for b in starters:
         motion_b = window.motions[b]
+        if motion_b.unseen:
+            passing = _passing(window, layout, b)
+            if passing is not None:
+                found.append(passing)
+                continue
         v = np.asarray(motion_b.slides[0].v0, float)
         speed = float(np.hypot(*v))
         for a in starters:
@@ -265,6 +276,30 @@ def _pushed(window: FlickWindow, layout: Layout, struck: set[str]) -> list[dict]
                           "gap": round(apart - layout.coin_mm, 2), "confidence": 0.7})
             break
     return found
+
+
+def _passing(window: FlickWindow, layout: Layout, coin: str) -> dict | None:
+    """The contact of the first coin whose path passed the unseen `coin`'s resting place
+    within `PASS_GAP_MM` of touching it, before it came to rest elsewhere."""
+    motion = window.motions[coin]
+    rest = np.asarray(motion.start_mm, float)
+    t_rested = motion.t_end
+    best: dict | None = None
+    for other, passer in window.motions.items():
+        if other == coin or passer.unseen or passer.t_start >= t_rested:
+            continue
+        grid = np.linspace(passer.t_start, min(passer.t_end, t_rested), 400)
+        gap = np.array([np.hypot(*(passer.position(t) - rest)) for t in grid]) - layout.coin_mm
+        k = int(np.argmin(gap))
+        t = float(grid[k])
+        if gap[k] > PASS_GAP_MM + 3.0 * passer.piece_at(t).rms_mm or \
+                (best is not None and t >= best["t"]):
+            continue
+        speed = float(np.hypot(*passer.piece_at(t).velocity(t)))
+        best = {"t": t, "a": other, "b": coin, "piece": None, "moving": [other],
+                "speed": speed, "frames": _frames(t, window.frame_dt),
+                "gap": round(max(float(gap[k]), 0.0), 2), "confidence": 0.7}
+    return best
 
 
 def _rebounds(window: FlickWindow, layout: Layout, touches: list[dict]) -> list[dict]:

@@ -120,6 +120,8 @@ class Motion:
     start_mm: tuple[float, float]
     end_mm: tuple[float, float] | None
     """Where it rests at the end, or None when it left the view (off the table)."""
+    unseen: bool = False
+    """No frame saw it move (a hand hid it): the one slide that fits its two places."""
 
     @property
     def t_start(self) -> float:

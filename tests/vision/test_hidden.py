@@ -166,3 +166,21 @@ def test_a_coin_held_by_a_fingertip_does_not_take_the_coin_flicked_past_it() -> 
         assigned = tracker.update(k / 30, seen, covered=lambda p: False)
         assert assigned.get("arms") == 0
     assert tracker.tracks["moons"].position_mm[1] > 120.0
+
+
+def test_a_flick_is_closed_with_a_hand_in_view_once_no_coin_went_under_a_hand() -> None:
+    """The next player's hand reaching in does not hold the last flick open; a coin that
+    went under a hand since the last close does (it may have moved)."""
+    from referee.vision.pipeline import Pipeline
+    from tests.vision.test_detect import SIZE, mapping
+
+    layout = castle_croquetnole_layout()
+    pipe = Pipeline(mapping(), layout, SIZE, 30.0)
+    hand = np.zeros((4, 4), np.uint8)
+    hand[1, 1] = 255
+    pipe.closed_until = 40.2
+    pipe.hidden_since = {"moons": (9.77, (-241.3, 12.7))}  # a prisoner on a tower since
+    assert pipe._accounted(hand)
+    pipe.hidden_since["arms"] = (41.83, (18.0, 98.1))  # under the hand since the close
+    assert not pipe._accounted(hand)
+    assert pipe._accounted(np.zeros_like(hand))

@@ -8,6 +8,7 @@ crossings within 3 ms at 30 fps, no invented crossing, the first impact of a str
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import pytest
 
@@ -119,3 +120,23 @@ def test_a_coin_flicked_unseen_into_its_neighbour_is_the_flick_and_the_neighbour
     got = reconstruct(window, LAYOUT)
     assert sorted(e.coin for e in of_type(got, "flick")) == ["arms", "moons"]
     assert not of_type(got, "contact")
+
+
+def test_a_coin_moved_unseen_where_a_flicked_coin_passed_it_was_struck_by_it() -> None:
+    """Arms, under a hand, moved 10 mm while Moons slid past it (demo-game, 72.8 s): Arms
+    was struck, not flicked; Moons stays the one flick."""
+    moons = _slide_motion("moons", 72.691, (-0.1, 215.0), (-71.0, -1008.0))
+    moons = Motion("moons", [replace(moons.slides[0], rms_mm=1.5)], moons.start_mm, moons.end_mm)
+    push = Slide(72.85, (18.0, 98.1), (228.0, -90.0), 0.3 * 9806.65, math.inf)
+    arms = Motion("arms", [push], (18.0, 98.1), (27.5, 94.3), unseen=True)
+    window = FlickWindow({"moons": moons, "arms": arms}, {"ace": (-44.45, -254.0)}, 1 / 30)
+    got = reconstruct(window, LAYOUT)
+    assert [e.coin for e in of_type(got, "flick")] == ["moons"]
+    (contact,) = of_type(got, "contact")
+    assert (contact.a, contact.b, contact.moving) == ("moons", "arms", ("moons",))
+    # Far from Moons' path, Arms moved by itself: its own flick.
+    far = Motion("arms", [replace(push, p0=(80.0, 98.1))], (80.0, 98.1), (89.5, 94.3),
+                 unseen=True)
+    window = FlickWindow({"moons": moons, "arms": far}, {"ace": (-44.45, -254.0)}, 1 / 30)
+    assert sorted(e.coin for e in of_type(reconstruct(window, LAYOUT), "flick")) == \
+        ["arms", "moons"]
