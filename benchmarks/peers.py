@@ -14,7 +14,7 @@ Each tracker takes a frame's `Detections` (table mm) and returns {track id: posi
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 import cv2
 import numpy as np
@@ -143,7 +143,8 @@ class HoughDetector:
     def learn_empty_table(self, frame: np.ndarray, coins_mm: Iterable) -> None:
         """HoughCircles needs no model of the table."""
 
-    def detect(self, frame: np.ndarray) -> tuple[Detections, np.ndarray]:
+    def detect(self, frame: np.ndarray, resting: Sequence = ()) -> tuple[Detections, np.ndarray]:
+        """Circles in the frame (the coins believed at rest are no help to it)."""
         circles = hough_circles(frame, self.r_px, self.param1, self.param2)
         if not len(circles):
             return Detections.empty(), self.hands

@@ -74,8 +74,8 @@ class Instrumented:
             pipeline.tracker.update = record_update
         pipeline._bind = bound
 
-    def _record_detect(self, image: np.ndarray):
-        detections, hands = self._detect(image)
+    def _record_detect(self, image: np.ndarray, *args, **kwargs):
+        detections, hands = self._detect(image, *args, **kwargs)
         self.last = detections
         return detections, hands
 

@@ -19,7 +19,7 @@ away from the point under the lens).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -67,6 +67,12 @@ class PixelMapping:
         return mm + (c[:2] - mm) * (height_mm / c[2])
 
 
+STILL_THERE_LOOK = 0.06
+"""A resting coin's disc reads this near its look while the coin is there (a coin at rest
+reads within 0.02-0.04 of its session-start look; a quarter of it uncovered, or a finger
+over it, moves the reading by 0.1 and more)."""
+HAND_COLOUR_RATIO = 3.0
+"""...and this many times nearer its look than the hands' colour."""
 EDGE_COIN_AREAS = 2.0
 """A blob reaching past the table's edge is an arm reaching in, unless it is no bigger than
 this many coins: a coin resting on the edge (a coin put back where it left the table pokes
@@ -173,8 +179,14 @@ class CoinDetector:
         return frame[y0:y1, x0:x1]
 
     # -------------------------------------------------------------- detection
-    def detect(self, frame: np.ndarray) -> tuple[Detections, np.ndarray]:
+    def detect(self, frame: np.ndarray,
+               resting: Sequence[tuple[tuple[float, float], np.ndarray]] = ()
+               ) -> tuple[Detections, np.ndarray]:
         """Coins in the frame (table mm) and the occluder mask (ROI pixels, 255 = hand).
+
+        `resting`: the coins believed at rest (table mm, look); one that a finger touches,
+        whose blob joined the hand's, is still found where it rests while its disc shows
+        it (`_still_there`).
 
         The colour difference from the empty table and its shadows are measured at full
         resolution; blobs and hands are found on its 2×2 maximum (a quarter of the pixels,
@@ -222,6 +234,10 @@ class CoinDetector:
             by_hand.append(touching)
             hand_like.append(np.inf if hand_look is None else
                              float(np.linalg.norm(colour - hand_look)))
+        kept = [] if hand_look is None else [
+            (center_mm, colour) for center_mm, look in resting
+            if (colour := self._still_there(crop, gain, hands, center_mm, look, hand_look))
+            is not None]
         full_hands = hands
         if to_hand is not None:
             (x0, y0), dist = to_hand
@@ -230,15 +246,54 @@ class CoinDetector:
         self._last = (crop, gain, full_hands)
         self._busy = full_hands | shadow.view(np.uint8) * 255 | cv2.compare(
             full_diff, 2 * self.config.threshold, cv2.CMP_GT)
-        if not centres:
+        if not centres and not kept:
             return Detections.empty(), full_hands
         rx0, ry0, _, _ = self.roi
-        px = np.asarray(centres, float) + np.array([rx0, ry0], float)
+        px = np.asarray(centres, float).reshape(-1, 2) + np.array([rx0, ry0], float)
         mm = self.mapping.ground_mm(px, COIN_HEIGHT_MM)
-        return Detections(mm, np.full(len(mm), self.layout.coin_mm / 2.0),
-                          np.asarray(streaks, float) / self.px_per_mm, np.asarray(dirs, float),
-                          np.asarray(looks, float), np.asarray(conf, float),
-                          np.asarray(by_hand, float), np.asarray(hand_like, float)), full_hands
+        # The streak's direction on the table (the image's rows run south, and the camera
+        # may be turned): the table points a pixel either side of the centre along it.
+        along = np.asarray(dirs, float).reshape(-1, 2)
+        ends = self.mapping.to_table_mm(np.concatenate([px - along, px + along]))
+        direction = ends[len(px):] - ends[:len(px)]
+        direction /= np.maximum(np.hypot(*direction.T), 1e-9)[:, None]
+        direction[~along.any(axis=1)] = 0.0
+        found = Detections(mm, np.full(len(mm), self.layout.coin_mm / 2.0),
+                           np.asarray(streaks, float) / self.px_per_mm, direction,
+                           np.asarray(looks, float).reshape(len(mm), -1),
+                           np.asarray(conf, float), np.asarray(by_hand, float),
+                           np.asarray(hand_like, float))
+        if kept:  # where they rest, whole and sharp, not by a hand (not held: `Tracker`)
+            assert hand_look is not None
+            colours = np.array([colour for _, colour in kept])
+            found = found.extended(Detections(
+                np.array([center for center, _ in kept], float),
+                np.full(len(kept), self.layout.coin_mm / 2.0), look=colours,
+                hand_look=np.linalg.norm(colours - hand_look, axis=1)))
+        return found, full_hands
+
+    def _still_there(self, crop: np.ndarray, gain: tuple[float, float, float],
+                     hands: np.ndarray, center_mm: tuple[float, float], look: np.ndarray,
+                     hand_look: np.ndarray) -> np.ndarray | None:
+        """The colour of a resting coin's disc when the hands' mask took it in but the disc
+        still shows the coin (a fingertip touching it joins its blob to the hand's); None
+        otherwise.  The disc must read as the coin's look, and far nearer it than the
+        hands' colour: a hand over the coin reads as the hand."""
+        px = self.mapping.to_pixels(np.asarray([center_mm], float))[0] - self.roi[:2]
+        cx, cy = round(px[0]), round(px[1])
+        h, w = hands.shape
+        if not (0 <= cx < w and 0 <= cy < h) or not hands[cy, cx]:
+            return None  # not taken in by a hand: measured as any blob
+        r = int(np.ceil(self.coin_r_px))
+        box = (slice(max(0, cy - r), cy + r + 1), slice(max(0, cx - r), cx + r + 1))
+        disc = np.zeros(crop[box].shape[:2], np.uint8)
+        cv2.circle(disc, (cx - box[1].start, cy - box[0].start), r, 1, -1)
+        colour = _mean_look(crop[box], disc, gain)
+        near = float(np.linalg.norm(colour - look))
+        if near > STILL_THERE_LOOK or near * HAND_COLOUR_RATIO > float(
+                np.linalg.norm(colour - hand_look)):
+            return None
+        return colour
 
     def _to_hand(self, hands: np.ndarray) -> tuple[tuple[int, int], np.ndarray] | None:
         """Distance (px) to the nearest hand pixel, in the hands' box widened by the

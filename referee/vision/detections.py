@@ -55,6 +55,14 @@ class Detections:
                           self.streak_dir[mask], self.look[mask], self.confidence[mask],
                           self.by_hand[mask], self.hand_look[mask])
 
+    def extended(self, other: Detections) -> Detections:
+        """These detections followed by `other`'s."""
+        if not len(self) or not len(other):
+            return other if len(other) else self
+        return Detections(*(np.concatenate([getattr(self, name), getattr(other, name)])
+                            for name in ("center_mm", "radius_mm", "streak_mm", "streak_dir",
+                                         "look", "confidence", "by_hand", "hand_look")))
+
     @staticmethod
     def empty() -> Detections:
         return Detections(np.zeros((0, 2)))

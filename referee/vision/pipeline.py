@@ -47,6 +47,10 @@ hand leaves, carried coins 0.77 s and more.  How long the hand hid the coin says
 player aims with a fingertip on the coin for as long as he likes.)"""
 
 
+QUICKEST_CARRY_S = 0.3
+"""No hand lifts a coin, carries it and puts it down in less time than this."""
+
+
 FACE_CONFIDENCE = 0.15
 """A face reading this sure (`FaceReading.confidence`, the margin between the coin's two
 faces) is believed; below it the coin's face is left as it was (measured: docs/vision.md)."""
@@ -158,7 +162,10 @@ class Pipeline:
         if self.tracker is None:
             self._bind(frame)
         assert self.tracker is not None
-        detections, hands = self.detector.detect(frame.image)
+        resting = [(track.position_mm, track.look) for track in self.tracker.tracks.values()
+                   if track.look is not None and not track.gone
+                   and track.speed_mm_s < RESTING_MM_S]
+        detections, hands = self.detector.detect(frame.image, resting)
         assigned = self.tracker.update(
             frame.t, detections, covered=lambda p: self.detector.covered(hands, p))
         out: list[ev.Event] = []
@@ -286,11 +293,19 @@ class Pipeline:
         hidden: dict[str, Motion] = {}
         hidden_when: dict[str, tuple[float, float]] = {}
         out: list[ev.Event] = []
+        put_down: dict[str, int] = {}
+        """Coins a hand put down in this window: the index of their `place` in `out`."""
         for moved in self.placed:
             coin, t_hid, t_back, p = moved.coin, moved.t_hid, moved.t_back, moved.to_mm
+            at = (round(p[0], 2), round(p[1], 2))
+            if coin in put_down:  # still in the hand putting it down: it goes where it ends
+                out[put_down[coin]] = ev.Place(round(t_back, 4), coin, at,
+                                               self.layout.stack_at(p))
+                continue
             if coin in self.off_table:  # put back after it left the table: no lift
                 self.off_table.discard(coin)
-                out.append(ev.Place(round(t_back, 4), coin, (round(p[0], 2), round(p[1], 2))))
+                put_down[coin] = len(out)
+                out.append(ev.Place(round(t_back, 4), coin, at))
                 continue
             if any(c == coin and t_hid - 0.5 <= tf <= t_back + 0.5 for c, tf in flicked):
                 continue  # flicked from under the fingertip and seen sliding
@@ -298,9 +313,9 @@ class Pipeline:
                 hidden[coin] = hidden_slide(moved, self.config.decel_mm_s2)
                 hidden_when[coin] = (t_hid, t_back)
                 continue
+            put_down[coin] = len(out) + 1
             out += [ev.Lift(round(t_hid, 4), coin),
-                    ev.Place(round(t_back, 4), coin, (round(p[0], 2), round(p[1], 2)),
-                             self.layout.stack_at(p))]
+                    ev.Place(round(t_back, 4), coin, at, self.layout.stack_at(p))]
         if hidden:
             windows = self._with_hidden(windows, hidden, t)
         for window in windows:
@@ -339,14 +354,16 @@ class Pipeline:
 def flicked_unseen(moved: Placed, layout: Layout, decel: float) -> bool:
     """Was a coin seen again away from where a hand hid it flicked there (not carried)?
 
-    Yes when it is back in view as soon as the hand left its place and the slide (at μg)
-    fits in the time it was hidden; never when it is back on top of a tower, where no flick
-    puts a coin.
+    Yes when it is back in view as soon as the hand left its place, and either the slide
+    (at μg) fits in the time it was hidden or that time is too short for any hand to lift,
+    carry and put down a coin (a slide cut short by an impact takes less time than a free
+    one); never when it is back on top of a tower, where no flick puts a coin.
     """
     slide_s = math.sqrt(2.0 * math.dist(moved.from_mm, moved.to_mm) / decel)
+    hidden_s = moved.t_back - moved.t_hid
     return (layout.stack_at(moved.to_mm) is None
             and moved.t_back - moved.t_freed < FREED_FLICK_S
-            and slide_s <= moved.t_back - moved.t_hid)
+            and (slide_s <= hidden_s or hidden_s < QUICKEST_CARRY_S))
 
 
 def hidden_slide(moved: Placed, decel: float) -> Motion:

@@ -265,3 +265,44 @@ def test_a_coin_put_back_on_the_table_s_edge_is_a_coin_and_an_arm_reaching_in_a_
     cv2.rectangle(image, (x0, y0), (x1, y1), (60, 70, 150), -1, cv2.LINE_8, s)
     found, hands = detector.detect(image)
     assert hands.any() and nearest(found.center_mm, (LAYOUT.table[1][0] - 40.0, -120.0)) > 30
+
+
+def test_a_resting_coin_a_finger_touches_is_still_found_where_it_rests(
+        detector: CoinDetector) -> None:
+    """The finger's tip against the coin joins the coin's blob to the hand's mask: the coin
+    believed at rest there is still found while its disc shows it; covered, it is not."""
+    spots = start_spots(LAYOUT)
+    coin = spots["moons"]
+    clean = frame({p: LIGHT_COIN for p in spots.values()}, 9)
+    found, _ = detector.detect(clean)
+    j = int(np.argmin(np.hypot(*(found.center_mm - np.asarray(coin)).T)))
+    resting = [(tuple(found.center_mm[j]), found.look[j])]
+    touched = with_finger(clean, (coin[0], coin[1] - LAYOUT.coin_mm / 2 + 1.0))
+    alone, hands = detector.detect(touched)
+    assert hands.any() and nearest(alone.center_mm, coin) > LAYOUT.coin_mm  # the hand's
+    kept, _ = detector.detect(touched, resting)
+    assert nearest(kept.center_mm, coin) < 0.3
+    assert len(kept) == len(alone) + 1
+    covered = with_finger(clean, (coin[0], coin[1] + LAYOUT.coin_mm))
+    hidden, _ = detector.detect(covered, resting)
+    assert nearest(hidden.center_mm, coin) > LAYOUT.coin_mm
+
+
+def test_a_streak_s_direction_is_on_the_table(detector: CoinDetector) -> None:
+    """The image's rows run south: a coin sliding north-east streaks up and to the right in
+    the image, and its direction is reported in table millimetres (sign unknown)."""
+    spots = start_spots(LAYOUT)
+    image = frame({p: LIGHT_COIN for p in spots.values()}, 10).astype(np.float32)
+    start, step = np.array([100.0, 100.0]), np.array([1.0, 1.0]) / np.sqrt(2.0)
+    streak = np.zeros_like(image)
+    for k in range(30):  # 30 mm of slide in one exposure
+        x, y, s = to_px(tuple(start + k * step))
+        one = np.zeros_like(image)
+        cv2.circle(one, (x, y), round(LAYOUT.coin_mm / 2 * SCALE * 16),
+                   (1.0, 1.0, 1.0), -1, cv2.LINE_AA, s)
+        streak += one / 30.0
+    image = image * (1.0 - streak) + np.asarray(LIGHT_COIN, np.float32) * streak
+    found, _ = detector.detect(np.clip(image, 0, 255).astype(np.uint8))
+    j = int(np.argmax(found.streak_mm))
+    assert found.streak_mm[j] > 10.0
+    assert abs(float(found.streak_dir[j] @ step)) > 0.99

@@ -9,8 +9,9 @@ import numpy as np
 
 from referee.layout import castle_croquetnole_layout
 from referee.vision.detections import Detections
-from referee.vision.pipeline import Placed, flicked_unseen, hidden_slide
+from referee.vision.pipeline import Pipeline, Placed, flicked_unseen, hidden_slide
 from referee.vision.track import Tracker
+from tests.vision.test_detect import SIZE, mapping
 
 DECEL = 0.30 * 9806.65
 
@@ -44,9 +45,12 @@ def test_a_coin_back_as_soon_as_the_hand_left_was_flicked_however_long_it_was_hi
     carried = Placed("ace", t_hid=17.17, t_freed=17.4, t_back=18.17,
                      from_mm=(-60.0, -254.0), to_mm=(-44.45, 54.0))
     assert not flicked_unseen(carried, layout, DECEL)
-    # Too far to slide in the time it was hidden.
-    too_far = replace(aimed_long, t_hid=38.0, to_mm=(177.5, 200.0))
+    # Too far to slide in the time it was hidden, and hidden long enough to be carried.
+    too_far = replace(aimed_long, t_hid=37.8, to_mm=(177.5, 350.0))
     assert not flicked_unseen(too_far, layout, DECEL)
+    # Hidden too briefly for any carry: flicked, though a free slide would take longer (an
+    # impact cut it short).
+    assert flicked_unseen(replace(too_far, t_hid=38.0), layout, DECEL)
 
 
 def test_a_coin_back_on_top_of_a_tower_was_put_there() -> None:
@@ -171,9 +175,6 @@ def test_a_coin_held_by_a_fingertip_does_not_take_the_coin_flicked_past_it() -> 
 def test_a_flick_is_closed_with_a_hand_in_view_once_no_coin_went_under_a_hand() -> None:
     """The next player's hand reaching in does not hold the last flick open; a coin that
     went under a hand since the last close does (it may have moved)."""
-    from referee.vision.pipeline import Pipeline
-    from tests.vision.test_detect import SIZE, mapping
-
     layout = castle_croquetnole_layout()
     pipe = Pipeline(mapping(), layout, SIZE, 30.0)
     hand = np.zeros((4, 4), np.uint8)
@@ -184,3 +185,15 @@ def test_a_flick_is_closed_with_a_hand_in_view_once_no_coin_went_under_a_hand() 
     pipe.hidden_since["arms"] = (41.83, (18.0, 98.1))  # under the hand since the close
     assert not pipe._accounted(hand)
     assert pipe._accounted(np.zeros_like(hand))
+
+
+def test_a_coin_put_back_and_moved_again_by_the_same_hand_is_one_place() -> None:
+    """Arms, back from off the table, is seen in the hand, hidden again and set down 8 mm
+    on (off-table, 3.3-4.1 s): one `place` where it ends, no flick."""
+    pipe = Pipeline(mapping(), castle_croquetnole_layout(), SIZE, 30.0)
+    pipe.off_table = {"arms"}
+    pipe.placed = [Placed("arms", 2.2, 3.3, 3.333, (210.0, -440.0), (210.0, -414.0)),
+                   Placed("arms", 3.333, 4.0, 4.067, (210.0, -414.0), (210.2, -422.3))]
+    got = [e for e in pipe._close(4.5) if e.type != "settled"]
+    assert [(e.type, e.coin, e.t, e.at) for e in got] == [
+        ("place", "arms", 4.067, (210.2, -422.3))]
