@@ -67,6 +67,19 @@ class PixelMapping:
         return mm + (c[:2] - mm) * (height_mm / c[2])
 
 
+DARK_STREAK_COINS = (0.3, 6.0)
+"""The size (in coin areas) of a shadow-like change that may be a dark coin sliding: a
+streak shows about a third of a coin's change where it is faintest."""
+DARK_STREAK_CHANGE = 1.5
+"""...and a change this many times the threshold on average: its middle is darker than
+any cast shadow's fringe."""
+DARK_STREAK_ELONGATION = 1.5
+"""...and a streak: this many times longer than wide (a round shadow is no sliding coin)."""
+SOLIDITY = 0.7
+"""A coin's blob or streak fills at least this share of its convex hull."""
+SHADOW_REACH_MM = 80.0
+"""How far from a hand's outline in the image its shadow (or its arm's, the arm higher up)
+may fall on the cloth."""
 STILL_THERE_LOOK = 0.06
 """A resting coin's disc reads this near its look while the coin is there (a coin at rest
 reads within 0.02-0.04 of its session-start look; a quarter of it uncovered, or a finger
@@ -203,6 +216,8 @@ class CoinDetector:
         count, labels, stats, _ = cv2.connectedComponentsWithStats(fg, connectivity=8,
                                                                    ltype=cv2.CV_16U)
         hands = self._hands(diff, labels, stats, full_diff)  # full resolution, exact
+        if self._dark_streaks(crop, gain, full_diff, shadow, fg, hands):
+            diff = _max_pool(full_diff)
         to_hand = self._to_hand(hands)
         hand_look = _mean_look(crop, hands, gain) if to_hand is not None else None
         # Candidates for coins: the change closed but not opened (at half resolution the
@@ -271,6 +286,56 @@ class CoinDetector:
                 np.full(len(kept), self.layout.coin_mm / 2.0), look=colours,
                 hand_look=np.linalg.norm(colours - hand_look, axis=1)))
         return found, full_hands
+
+    def _dark_streaks(self, crop: np.ndarray, gain: tuple[float, float, float],
+                      full_diff: np.ndarray, shadow: np.ndarray, fg_half: np.ndarray,
+                      hands: np.ndarray) -> bool:
+        """Put back into `full_diff` the "shadows" that are dark coins sliding; say whether
+        any was.
+
+        A dark coin blurred over the cloth dims every channel alike, as a shadow does: no
+        pixel tells them apart.  Where they lie does: every shadow that is not the empty
+        table's is cast by a hand, an arm or a coin and lies against it, while a sliding
+        coin's streak lies apart from every other change.  So a solid streak of a coin's
+        size, beyond a shadow's reach from the hands and touching no other change, is a
+        coin."""
+        lo, hi = (k * self.coin_area_px / HALF ** 2 for k in DARK_STREAK_COINS)
+        if cv2.countNonZero(shadow.view(np.uint8)) < lo * HALF ** 2:
+            return False
+        half = _max_pool(shadow.view(np.uint8))
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(half, connectivity=8,
+                                                                   ltype=cv2.CV_16U)
+        sized = [k for k in range(1, count) if lo <= stats[k, cv2.CC_STAT_AREA] <= hi]
+        if not sized:
+            return False
+        others = fg_half.copy()
+        others[half > 0] = 0
+        others = cv2.dilate(others, None, iterations=2)
+        to_hand = None  # half-resolution distance to the hands, when first needed
+        found = False
+        for k in sized:
+            x, y, w, h = (int(v) for v in stats[k, :4])
+            part = labels[y:y + h, x:x + w] == k
+            if others[y:y + h, x:x + w][part].any() or not _solid(part) or \
+                    _elongation(part) < DARK_STREAK_ELONGATION:
+                continue
+            box = (slice(y * HALF, (y + h) * HALF), slice(x * HALF, (x + w) * HALF))
+            whole = _doubled(part.view(np.uint8)) > 0
+            dark = shadow[box] & whole[:shadow[box].shape[0], :shadow[box].shape[1]]
+            change = cv2.transform(cv2.absdiff(crop[box], _scaled(self._background_u8[box],
+                                                                  gain)), np.ones((1, 3)))
+            if float(change[dark].mean()) < DARK_STREAK_CHANGE * self.config.threshold:
+                continue  # the speckled fringe of a soft shadow, not a coin's solid streak
+            if hands.any():
+                if to_hand is None:
+                    to_hand = cv2.distanceTransform(
+                        cv2.compare(_max_pool(hands), 0, cv2.CMP_EQ), cv2.DIST_L2, 3)
+                if float(to_hand[y:y + h, x:x + w][part].min()) * HALF < \
+                        SHADOW_REACH_MM * self.px_per_mm:
+                    continue  # within a hand's shadow's reach
+            full_diff[box][dark] = change[dark]
+            found = True
+        return found
 
     def _still_there(self, crop: np.ndarray, gain: tuple[float, float, float],
                      hands: np.ndarray, center_mm: tuple[float, float], look: np.ndarray,
@@ -746,6 +811,22 @@ def _labelled(labels: np.ndarray, count: int, under: np.ndarray) -> np.ndarray:
     keep[labels[under > 0]] = 255
     keep[0] = 0
     return keep[labels]
+
+
+def _elongation(mask: np.ndarray) -> float:
+    """A blob's length over its width, from its second moments."""
+    m = cv2.moments(mask.view(np.uint8), binaryImage=True)
+    cov = np.array([[m["mu20"], m["mu11"]], [m["mu11"], m["mu02"]]])
+    small, large = np.linalg.eigvalsh(cov)
+    return float(np.sqrt(large / max(small, 1e-9)))
+
+
+def _solid(mask: np.ndarray) -> bool:
+    """Does a blob fill most of its convex hull (a coin, a streak), unlike the ragged
+    fragments of a soft shadow's edge?"""
+    points = cv2.findNonZero(mask.view(np.uint8))
+    hull = cv2.convexHull(points)
+    return float(mask.sum()) >= SOLIDITY * max(cv2.contourArea(hull), 1.0)
 
 
 def _doubled(half: np.ndarray) -> np.ndarray:
