@@ -143,6 +143,7 @@ class Pipeline:
         detections, _ = self.detector.detect(frame.image)
         start = dict(self.spots)
         looks: dict[str, np.ndarray] = {}
+        sizes: dict[str, float] = {}
         if len(detections):
             coins = list(self.spots)
             cost = np.array([[np.hypot(*(detections.center_mm[j] - self.spots[c]))
@@ -152,10 +153,11 @@ class Pipeline:
                 if cost[i, j] < self.layout.coin_mm * 1.5:
                     start[coins[i]] = tuple(detections.center_mm[j])
                     looks[coins[i]] = detections.look[j]
+                    sizes[coins[i]] = float(detections.confidence[j])
         self.vacated = dict(start)
         self.tracker = Tracker(start, frame.t, MotionModel(
             decel_mm_s2=self.config.decel_mm_s2, r_mm=self.config.noise_mm),
-            looks=looks if len(looks) == len(start) else None)
+            looks=looks if len(looks) == len(start) else None, sizes=sizes)
 
     # ---------------------------------------------------------------- per frame
     def process(self, frame: Frame) -> list[ev.Event]:

@@ -46,6 +46,8 @@ CARRIED_MM = 150.0
 """Beyond this a coin back from under a hand was carried there (a flick under the fingers
 is short): it was put down, so it is seen whole, sharp and with its own look, not as a
 fragment, a streak or a fingertip apart from the withdrawing hand."""
+WHOLE = 0.8
+"""A blob at least this share of a coin's own size at the session start shows it whole."""
 CARRIED_LOOK = 0.3
 """Largest look distance for a coin put down (a coin at rest reads within 0.02 of its look
 at the session start; skin and sleeves read 0.6 and more away from any coin)."""
@@ -77,6 +79,9 @@ class CoinTrack:
     """True while a hand covers the coin's predicted place (it is not lost, only unseen)."""
     gone: bool = False
     """True once the coin left the table (until it is placed back)."""
+    size: float = 1.0
+    """Its blob's area at the session start, in coin areas (a dark coin's faint rim on dark
+    cloth makes it smaller): a blob is this coin whole when it is about this big."""
 
     @property
     def position_mm(self) -> tuple[float, float]:
@@ -96,7 +101,8 @@ class Tracker:
 
     def __init__(self, start_mm: Mapping[str, tuple[float, float]], t0: float = 0.0,
                  model: MotionModel | None = None,
-                 looks: Mapping[str, np.ndarray] | None = None) -> None:
+                 looks: Mapping[str, np.ndarray] | None = None,
+                 sizes: Mapping[str, float] | None = None) -> None:
         if not start_mm:
             raise ValueError("the tracker needs the game's coins and where they start")
         self.model = model or MotionModel()
@@ -104,7 +110,8 @@ class Tracker:
         for coin, p in start_mm.items():
             f = CoinFilter(t0, np.asarray(p, float), self.model)
             look = None if looks is None else np.asarray(looks.get(coin), float)
-            self.tracks[coin] = CoinTrack(coin, f, look, last_seen=t0)
+            size = 1.0 if sizes is None else float(sizes.get(coin, 1.0))
+            self.tracks[coin] = CoinTrack(coin, f, look, last_seen=t0, size=size)
         self.t = t0
         self._previous = np.zeros((0, 2))
         """The last frame's detected centres that no coin took."""
@@ -265,7 +272,7 @@ def _back(track: CoinTrack, detections: Detections, j: int, d: float, look_cost:
         u = detections.streak_dir[j]
         off = np.asarray(track.position_mm) - detections.center_mm[j]
         return bool(abs(off[0] * u[1] - off[1] * u[0]) < 2.0 * detections.radius_mm[j])
-    return d <= CARRIED_MM or bool(detections.confidence[j] >= 0.8
+    return d <= CARRIED_MM or bool(detections.confidence[j] >= WHOLE * min(track.size, 1.0)
                                    and look_cost < CARRIED_LOOK)
 
 

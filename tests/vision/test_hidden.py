@@ -197,3 +197,20 @@ def test_a_coin_put_back_and_moved_again_by_the_same_hand_is_one_place() -> None
     got = [e for e in pipe._close(4.5) if e.type != "settled"]
     assert [(e.type, e.coin, e.t, e.at) for e in got] == [
         ("place", "arms", 4.067, (210.2, -422.3))]
+
+
+def test_a_dark_coin_put_on_a_tower_is_taken_back_at_its_own_size() -> None:
+    """A black coin on dark cloth shows two-thirds of a coin's blob at the session start
+    (its rim is faint); carried 213 mm onto a tower, its blob there is the same size, and it
+    is the coin put down (capture sample video, calibrated as a user would)."""
+    look = np.array([0.05, 0.05, 0.06])
+    placed = Detections(np.array([[-243.9, 13.0]]), radius_mm=np.array([9.525]),
+                        look=look[None] + 0.05, confidence=np.array([0.67]))
+    for size, taken in ((0.64, True), (1.0, False)):
+        tracker = Tracker({"moons": (-90.5, 162.7)}, 0.0, looks={"moons": look},
+                          sizes={"moons": size})
+        for k in range(1, 12):  # lifted: under the hand, then in it
+            tracker.update(k / 30, Detections.empty(), covered=lambda p, hand=k < 4: hand)
+        tracker.update(12 / 30, placed, covered=lambda p: False)
+        assert (tracker.update(13 / 30, placed, covered=lambda p: False) == {"moons": 0}) \
+            is taken
