@@ -26,7 +26,12 @@ from calibration.plane import (
     residuals,
     table_corners_mm,
 )
-from calibration.pose import camera_centre_mm, to_foot_mm
+from calibration.pose import (
+    ASSUMED_HFOV_DEG,
+    assumed_camera_centre_mm,
+    camera_centre_mm,
+    to_foot_mm,
+)
 from calibration.profile import CalibrationProfile
 from calibration.session_start import learn_session_start
 from calibration.sides import Sides, edge_bias_mm, top_centre_mm
@@ -102,16 +107,17 @@ def measure_layout(image: np.ndarray, plane: TablePlane, template: Layout,
 
 
 def lower_tiles(tiles: list[DetectedTile], template: Layout, plane: TablePlane,
-                thickness_mm: float, tolerances: Tolerances = DEFAULT_TOLERANCES
-                ) -> list[DetectedTile]:
+                thickness_mm: float, tolerances: Tolerances = DEFAULT_TOLERANCES,
+                camera_mm: np.ndarray | None = None) -> list[DetectedTile]:
     """Tiles moved from where their top faces appear to where they stand (see `pose`).
 
     A first matching tells each tile's height (a tower is `layers` tiles high) and size.
     Where a tile's four sides were measured, its top's centre is found from them knowing
     which sides show a side face to the camera (`sides`); then the top is stood on its foot.
-    Without intrinsics or thickness the tiles are returned as found.
+    The camera is at `camera_mm`, or found from the intrinsics; without either, or without
+    thickness, the tiles are returned as found.
     """
-    camera = camera_centre_mm(plane)
+    camera = camera_mm if camera_mm is not None else camera_centre_mm(plane)
     if camera is None or thickness_mm <= 0 or not tiles:
         return tiles
     first = fit_layout(template, tiles, (), tolerances)
@@ -203,20 +209,33 @@ def calibrate_still(image: np.ndarray, template: Layout, table_mm: tuple[float, 
                      f"{100 * (scales[1] - 1):+.1f} % north-south against the template: is "
                      f"the table really {table_mm[0]:g} x {table_mm[1]:g} mm (--table-mm), and "
                      "are these its corners?")
-    tiles = lower_tiles(tiles, template, table.plane, tile_thickness_mm, tolerances)
-    fit = fit_layout(template, tiles, blobs, tolerances, colours)
+    h, w = image.shape[:2]
+    camera = camera_centre_mm(table.plane)
+    fit = fit_layout(template, lower_tiles(tiles, template, table.plane, tile_thickness_mm,
+                                           tolerances, camera), blobs, tolerances, colours)
+    if camera is None and tile_thickness_mm > 0:
+        # No lens calibration: try the parallax of a typical webcam's lens, and keep it if
+        # the tiles stood on their feet by it lie truer to the template (a tower's top 13 mm
+        # up appears a few millimetres outwards; a flat picture shows no parallax).
+        assumed = assumed_camera_centre_mm(table.plane, (w, h))
+        lowered = fit_layout(template, lower_tiles(tiles, template, table.plane,
+                                                   tile_thickness_mm, tolerances, assumed),
+                             blobs, tolerances, colours)
+        if (lowered.residual_rms_mm or math.inf) < (fit.residual_rms_mm or math.inf):
+            camera, fit = assumed, lowered
+            notes.append(f"no lens calibration: the camera's position (for the parallax of "
+                         f"raised tops) is estimated for a {ASSUMED_HFOV_DEG:g}° lens")
     models = None
     if faces:
         models, note = learn_session_start(image, table.plane, fit.layout, pack)
         notes.append(note)
-    h, w = image.shape[:2]
     return CalibrationProfile(
         source=source, source_kind=source_kind, image_size=(w, h), table_mm=table_mm,
         corners_px=table.corners_px, corners_method=table.method, plane=table.plane,
         layout=fit.layout, template=template_name or template.name,
         plane_residuals=table.residuals, layout_residual_mm=fit.residual_rms_mm,
         problems=fit.problems, source_t_s=source_t_s, notes=notes,
-        tile_thickness_mm=tile_thickness_mm, camera_mm=camera_centre_mm(table.plane),
+        tile_thickness_mm=tile_thickness_mm, camera_mm=camera,
         markers=markers, pack=pack, faces=models)
 
 

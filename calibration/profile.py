@@ -56,7 +56,9 @@ class CalibrationProfile:
     source_t_s: float = 0.0
     notes: list[str] = field(default_factory=list)  # what calibration decided, for people
     tile_thickness_mm: float = 0.0  # a tile layer's height, for raised tops
-    camera_mm: np.ndarray | None = None  # the lens centre (x, y, z) when intrinsics exist
+    camera_mm: np.ndarray | None = None
+    """The lens centre (x, y, z), for the parallax of raised things: from the intrinsics, or
+    with an assumed lens without them (`pose.assumed_camera_centre_mm`)."""
     markers: CornerMarkers | None = None  # the ArUco corner markers, when they were used
     pack: str = "piecepackr"  # the suit colour set (calibration.pack.SUIT_SETS)
     created: str = field(default_factory=lambda: dt.datetime.now(dt.UTC).isoformat(

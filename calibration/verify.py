@@ -109,7 +109,8 @@ def verify(profile: CalibrationProfile, image: np.ndarray,
     colours = SUIT_SETS.get(profile.pack)
     tiles, blobs = find_tiles(image, profile.plane, profile.layout, profile.table_mm,
                               profile.markers, colours)
-    tiles = lower_tiles(tiles, profile.layout, profile.plane, profile.tile_thickness_mm)
+    tiles = lower_tiles(tiles, profile.layout, profile.plane, profile.tile_thickness_mm,
+                        camera_mm=profile.camera_mm)
     strict = Tolerances(place_mm=limits.tile_mm, turn_deg=3.0, layout_shift_mm=limits.camera_mm,
                         layout_turn_deg=limits.camera_deg)
     fit = fit_layout(profile.layout, tiles, blobs, strict, colours)
