@@ -47,6 +47,7 @@ def reconstruct(window: FlickWindow, layout: Layout) -> list[ev.Event]:
     touches = _touches(window, layout)
     touches += _rebounds(window, layout, touches)
     touches += _pushed(window, layout, _struck(window, touches))
+    touches += _unseen_hits(window, layout, touches)
     struck = _struck(window, touches)
     for touch in touches:
         if touch["piece"] is None:
@@ -57,7 +58,7 @@ def reconstruct(window: FlickWindow, layout: Layout) -> list[ev.Event]:
         else:
             out.append((touch["t"], 2, ev.Hit(
                 round(touch["t"], 4), touch["a"], touch["piece"], round(touch["speed"], 1),
-                confidence=touch["confidence"],
+                confidence=touch["confidence"], uncertain=touch.get("uncertain", False),
                 evidence={"frames": touch["frames"], "gap_mm": touch["gap"]})))
     for coin, motion in window.motions.items():
         if coin not in struck:
@@ -274,6 +275,42 @@ def _pushed(window: FlickWindow, layout: Layout, struck: set[str]) -> list[dict]
                           "speed": speed * 2.0 / (1.0 + COIN_RESTITUTION),
                           "frames": _frames(t, window.frame_dt),
                           "gap": round(apart - layout.coin_mm, 2), "confidence": 0.7})
+            break
+    return found
+
+
+UNSEEN_HIT_MM = 10.0
+"""A coin moved unseen that rests this close short of a piece straight ahead may have hit it
+and come back (a tower hit from a few centimetres rebounds 4-9 mm under the fingers)."""
+
+
+def _unseen_hits(window: FlickWindow, layout: Layout, touches: list[dict]) -> list[dict]:
+    """Hits no frame could show, and no frame can rule out: too close to call.
+
+    A coin a hand hid while it moved is known only by where it left and where it rests: when
+    it rests a few millimetres short of a piece it was heading for, it may have stopped there
+    or hit the piece and rebounded.  The referee asks the players (`uncertain`)."""
+    found: list[dict] = []
+    r = layout.coin_mm / 2.0
+    for coin, motion in window.motions.items():
+        if not motion.unseen or motion.end_mm is None or any(
+                f["a"] == coin and f["piece"] is not None for f in touches):
+            continue
+        slide = motion.slides[-1]
+        direction = np.asarray(slide.v0, float) / max(slide.speed0, 1e-9)
+        steps = np.linspace(0.0, UNSEEN_HIT_MM, 101)
+        path = np.asarray(motion.end_mm, float) + np.outer(steps, direction)
+        for piece in layout.pieces.values():
+            gap = square_distance(path, piece.center_mm, piece.size_mm, piece.angle_deg) - r
+            touching = np.nonzero(gap <= 0.0)[0]
+            if not len(touching):
+                continue
+            gap_mm = float(steps[touching[0]])
+            t = slide.t_stop
+            found.append({"t": t, "a": coin, "b": None, "piece": piece.name,
+                          "moving": [coin], "speed": math.sqrt(2.0 * slide.decel * gap_mm),
+                          "frames": _frames(t, window.frame_dt), "gap": round(gap_mm, 2),
+                          "confidence": 0.5, "uncertain": True})
             break
     return found
 

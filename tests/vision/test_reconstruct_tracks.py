@@ -140,3 +140,24 @@ def test_a_coin_moved_unseen_where_a_flicked_coin_passed_it_was_struck_by_it() -
     window = FlickWindow({"moons": moons, "arms": far}, {"ace": (-44.45, -254.0)}, 1 / 30)
     assert sorted(e.coin for e in of_type(reconstruct(window, LAYOUT), "flick")) == \
         ["arms", "moons"]
+
+
+def test_a_coin_moved_unseen_to_rest_just_short_of_a_tower_ahead_is_too_close_to_call() -> None:
+    """Moons, hidden by the hand, flicked south at tower 1 and found resting 9 mm short of
+    it (demo-game, 86.9 s: it hit and rebounded): whether it touched, no frame can say, so
+    the hit is reported as uncertain for the players to decide; resting well short, nothing
+    is reported."""
+    tower = LAYOUT.piece("tower-1")
+    edge_y = tower.center_mm[1] + tower.size_mm / 2 + LAYOUT.coin_mm / 2
+    for short_mm, asked in ((9.0, True), (25.0, False)):
+        end = (tower.center_mm[0], edge_y + short_mm)
+        decel = 0.3 * 9806.65
+        v0 = math.sqrt(2 * decel * 120.0)
+        slide = Slide(86.5, (end[0], end[1] + 120.0), (0.0, -v0), decel, math.inf)
+        moons = Motion("moons", [slide], slide.p0, end, unseen=True)
+        got = reconstruct(FlickWindow({"moons": moons}, {}, 1 / 30), LAYOUT)
+        hits = of_type(got, "hit")
+        assert bool(hits) is asked
+        if asked:
+            (hit,) = hits
+            assert (hit.coin, hit.piece, hit.uncertain) == ("moons", "tower-1", True)
