@@ -175,6 +175,8 @@ def fit_motion(coin: str, t: Sequence[float], p: np.ndarray, start_mm: tuple[flo
         lo = bounds[1][0]
         t_arr, p_arr = t_arr[lo:], p_arr[lo:]
         bounds = [(a - lo, b - lo) for a, b in bounds[1:]]
+    if len(bounds) == 1 and end_mm is not None:
+        bounds = _overshoot(p_arr[:bounds[0][1]], start_mm, end_mm, noise_mm) or bounds
     bounds[-1] = (bounds[-1][0], len(t_arr))
     slides: list[Slide] = []
     for k, (lo, hi) in enumerate(bounds):
@@ -202,6 +204,22 @@ def fit_motion(coin: str, t: Sequence[float], p: np.ndarray, start_mm: tuple[flo
             slides[-1] = Slide(prev.t0, prev.p0, prev.v0, decel, t_break, prev.rms_mm)
         slides.append(slide)
     return Motion(coin, slides, start_mm, end_mm)
+
+
+def _overshoot(p: np.ndarray, start_mm: tuple[float, float], end_mm: tuple[float, float],
+               noise_mm: float) -> list[tuple[int, int]] | None:
+    """Two pieces when the coin was seen beyond where it came to rest, along its way: a slide
+    never passes its own resting place, so it came back from an impact there.  A few frames
+    (a bounce off a tower close by) fit any one quadratic, so the partition alone misses it."""
+    way = np.subtract(end_mm, start_mm)
+    length = float(np.hypot(*way))
+    if length < 4.0 * noise_mm or len(p) < 2:
+        return None
+    along = (p - np.asarray(start_mm)) @ (way / length)
+    k = int(np.argmax(along))
+    if along[k] - length < 4.0 * noise_mm or k == len(p) - 1:
+        return None
+    return [(0, k + 1), (k + 1, len(p))]
 
 
 def _fingertip(t: np.ndarray, p: np.ndarray, piece: tuple[int, int],

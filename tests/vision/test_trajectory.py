@@ -67,3 +67,20 @@ def test_the_fingertips_drift_before_a_flick_is_not_its_start() -> None:
                         (0.0, -209.6), tuple(true.position(9.0)), DECEL)
     assert not motion.breaks()
     assert motion.t_start == pytest.approx(1.9, abs=0.003)
+
+
+def test_a_coin_seen_beyond_where_it_came_to_rest_bounced_there() -> None:
+    """Moons, seen first past where it rests (flicked at tower 2 under the fingers, hit it and
+    came back 4 mm: demo-game, 58.8 s): three points fit one quadratic, but no slide passes
+    its own resting place, so the motion is two slides with the break at the far point."""
+    t = np.array([58.7, 58.8, 58.833, 58.867, 58.9])
+    p = np.array([[-180.5, 0.0], [-216.3, 0.3], [-212.9, 0.2], [-212.5, 0.3], [-212.4, 0.3]])
+    decel = 0.3 * 9806.65
+    motion = fit_motion("moons", t, p, (-180.5, 0.0), (-212.4, 0.3), decel, 0.3)
+    assert len(motion.slides) == 2
+    first, back = motion.slides
+    assert first.v0[0] < 0.0 < back.v0[0]  # west, then east again
+    assert 58.8 <= back.t0 <= 58.833
+    # Seen only on its way (never past its rest): one slide.
+    straight = fit_motion("moons", t[:2], p[:2], (-180.5, 0.0), (-216.3, 0.3), decel, 0.3)
+    assert len(straight.slides) == 1
