@@ -72,6 +72,16 @@ class PipelineConfig:
     """Observations kept before a flick window (its coins' resting places)."""
 
 
+@dataclass
+class Hidden:
+    """A coin unseen since `t_hid`, last seen at `from_mm`."""
+
+    t_hid: float
+    from_mm: tuple[float, float]
+    t_freed: float
+    """The last time a hand covered that place (so far)."""
+
+
 @dataclass(frozen=True)
 class Placed:
     """A coin seen again away from where a hand hid it."""
@@ -114,10 +124,8 @@ class Pipeline:
         self.closed_until = -1.0
         self.last_activity = -1.0
         self.active = False
-        self.hidden_since: dict[str, tuple[float, tuple[float, float]]] = {}
-        """Each unseen coin: since when, and where it was last seen."""
-        self.covered_until: dict[str, float] = {}
-        """Each unseen coin: the last time a hand covered the place where it was last seen."""
+        self.hidden_since: dict[str, Hidden] = {}
+        """Each unseen coin: since when, where, and until when a hand covered that place."""
         self.vacated: dict[str, tuple[float, float]] = {}
         """Where each coin stood at the session start, until the detector has learnt the
         cloth there (the empty table was only inpainted under it)."""
@@ -176,19 +184,19 @@ class Pipeline:
             if j is None:
                 if track.vague(frame.t) and coin not in self.hidden_since:
                     # Under a hand, or gone unseen (in a hand): since it was last seen.
-                    self.hidden_since[coin] = (track.last_seen, track.position_mm)
-                    self.covered_until[coin] = track.last_seen
-                if coin in self.hidden_since and self.detector.covered(
-                        hands, self.hidden_since[coin][1]):
-                    self.covered_until[coin] = frame.t
+                    self.hidden_since[coin] = Hidden(track.last_seen, track.position_mm,
+                                                     track.last_seen)
+                hidden = self.hidden_since.get(coin)
+                if hidden is not None and self.detector.covered(hands, hidden.from_mm):
+                    hidden.t_freed = frame.t
                 continue
             p = tuple(float(v) for v in detections.center_mm[j])
             if coin in self.hidden_since:
-                t_hid, where = self.hidden_since.pop(coin)
-                t_freed = self.covered_until.pop(coin)
+                hidden = self.hidden_since.pop(coin)
                 self.to_read[coin] = frame.t  # turned over, maybe, and put back now
-                if np.hypot(p[0] - where[0], p[1] - where[1]) > PLACE_MOVE_MM:
-                    self.placed.append(Placed(coin, t_hid, t_freed, frame.t, where, p))
+                if math.dist(p, hidden.from_mm) > PLACE_MOVE_MM:
+                    self.placed.append(Placed(coin, hidden.t_hid, hidden.t_freed, frame.t,
+                                              hidden.from_mm, p))
                     self.last_activity = frame.t  # it may still be sliding out
             self.tracks[coin].append((frame.t, p[0], p[1]))
         if not hands.any():
@@ -214,8 +222,8 @@ class Pipeline:
         or when no coin went under a hand since the last flick was closed: the next
         player's hand reaching in, away from the coins, does not hold the flick open (a
         coin hidden since before, such as a prisoner on a tower, has no part in it)."""
-        return not hands.any() or all(t_hid <= self.closed_until
-                                      for t_hid, _ in self.hidden_since.values())
+        return not hands.any() or all(hidden.t_hid <= self.closed_until
+                                      for hidden in self.hidden_since.values())
 
     def _read_faces(self, frame: Frame) -> list[ev.Event]:
         """The face of every coin to read that this frame shows at rest: after FACE_FRAMES

@@ -9,7 +9,7 @@ import numpy as np
 
 from referee.layout import castle_croquetnole_layout
 from referee.vision.detections import Detections
-from referee.vision.pipeline import Pipeline, Placed, flicked_unseen, hidden_slide
+from referee.vision.pipeline import Hidden, Pipeline, Placed, flicked_unseen, hidden_slide
 from referee.vision.track import Tracker
 from tests.vision.test_detect import SIZE, mapping
 
@@ -180,9 +180,9 @@ def test_a_flick_is_closed_with_a_hand_in_view_once_no_coin_went_under_a_hand() 
     hand = np.zeros((4, 4), np.uint8)
     hand[1, 1] = 255
     pipe.closed_until = 40.2
-    pipe.hidden_since = {"moons": (9.77, (-241.3, 12.7))}  # a prisoner on a tower since
+    pipe.hidden_since = {"moons": Hidden(9.77, (-241.3, 12.7), 10.0)}  # a prisoner on a tower
     assert pipe._accounted(hand)
-    pipe.hidden_since["arms"] = (41.83, (18.0, 98.1))  # under the hand since the close
+    pipe.hidden_since["arms"] = Hidden(41.83, (18.0, 98.1), 41.9)  # under a hand since the close
     assert not pipe._accounted(hand)
     assert pipe._accounted(np.zeros_like(hand))
 
