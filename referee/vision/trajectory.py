@@ -176,7 +176,7 @@ def fit_motion(coin: str, t: Sequence[float], p: np.ndarray, start_mm: tuple[flo
         t_arr, p_arr = t_arr[lo:], p_arr[lo:]
         bounds = [(a - lo, b - lo) for a, b in bounds[1:]]
     if len(bounds) == 1 and end_mm is not None:
-        bounds = _overshoot(p_arr[:bounds[0][1]], start_mm, end_mm, noise_mm) or bounds
+        bounds = _overshoot(p_arr, start_mm, end_mm) or bounds  # the samples at rest too
     bounds[-1] = (bounds[-1][0], len(t_arr))
     slides: list[Slide] = []
     for k, (lo, hi) in enumerate(bounds):
@@ -206,18 +206,24 @@ def fit_motion(coin: str, t: Sequence[float], p: np.ndarray, start_mm: tuple[flo
     return Motion(coin, slides, start_mm, end_mm)
 
 
-def _overshoot(p: np.ndarray, start_mm: tuple[float, float], end_mm: tuple[float, float],
-               noise_mm: float) -> list[tuple[int, int]] | None:
+SHARP_NOISE_MM = 0.3
+"""The error of a sharp detection's centre (a coin slow enough not to blur: the benchmark's
+resting coins are within 0.2 mm RMS); blurred ones are noisier (`noise_mm`)."""
+
+
+def _overshoot(p: np.ndarray, start_mm: tuple[float, float], end_mm: tuple[float, float]
+               ) -> list[tuple[int, int]] | None:
     """Two pieces when the coin was seen beyond where it came to rest, along its way: a slide
     never passes its own resting place, so it came back from an impact there.  A few frames
-    (a bounce off a tower close by) fit any one quadratic, so the partition alone misses it."""
+    (a bounce off a tower close by) fit any one quadratic, so the partition alone misses it.
+    The coin is slow there, so its centre is sharp: 4 σ of a sharp detection is the test."""
     way = np.subtract(end_mm, start_mm)
     length = float(np.hypot(*way))
-    if length < 4.0 * noise_mm or len(p) < 2:
+    if length < 4.0 * SHARP_NOISE_MM or len(p) < 2:
         return None
     along = (p - np.asarray(start_mm)) @ (way / length)
     k = int(np.argmax(along))
-    if along[k] - length < 4.0 * noise_mm or k == len(p) - 1:
+    if along[k] - length < 4.0 * SHARP_NOISE_MM or k == len(p) - 1:
         return None
     return [(0, k + 1), (k + 1, len(p))]
 
