@@ -214,3 +214,13 @@ def test_a_dark_coin_put_on_a_tower_is_taken_back_at_its_own_size() -> None:
         tracker.update(12 / 30, placed, covered=lambda p: False)
         assert (tracker.update(13 / 30, placed, covered=lambda p: False) == {"moons": 0}) \
             is taken
+
+
+def test_a_coin_put_back_on_the_table_s_edge_is_not_read_for_a_flip() -> None:
+    """Put back where it left the table (CCN-49), a coin lies on the rim, not on the cloth its
+    faces were learned on: its face is not read there (it was misread as turned over)."""
+    pipe = Pipeline(mapping(), castle_croquetnole_layout(), SIZE, 30.0)
+    assert pipe._by_the_edge((421.8, 270.0))
+    assert pipe._by_the_edge((0.0, -425.0))
+    assert not pipe._by_the_edge((0.0, 209.55))
+    assert not pipe._by_the_edge((400.0, 0.0))
