@@ -291,27 +291,22 @@ def _unseen_hits(window: FlickWindow, layout: Layout, touches: list[dict]) -> li
     it rests a few millimetres short of a piece it was heading for, it may have stopped there
     or hit the piece and rebounded.  The referee asks the players (`uncertain`)."""
     found: list[dict] = []
-    r = layout.coin_mm / 2.0
     for coin, motion in window.motions.items():
         if not motion.unseen or motion.end_mm is None or any(
                 f["a"] == coin and f["piece"] is not None for f in touches):
             continue
         slide = motion.slides[-1]
         direction = np.asarray(slide.v0, float) / max(slide.speed0, 1e-9)
-        steps = np.linspace(0.0, UNSEEN_HIT_MM, 101)
-        path = np.asarray(motion.end_mm, float) + np.outer(steps, direction)
-        for piece in layout.pieces.values():
-            gap = square_distance(path, piece.center_mm, piece.size_mm, piece.angle_deg) - r
-            touching = np.nonzero(gap <= 0.0)[0]
-            if not len(touching):
-                continue
-            gap_mm = float(steps[touching[0]])
-            t = slide.t_stop
-            found.append({"t": t, "a": coin, "b": None, "piece": piece.name,
-                          "moving": [coin], "speed": math.sqrt(2.0 * slide.decel * gap_mm),
-                          "frames": _frames(t, window.frame_dt), "gap": round(gap_mm, 2),
-                          "confidence": 0.5, "uncertain": True})
-            break
+        ahead = _piece_ahead(layout, np.asarray(motion.end_mm, float), direction,
+                             UNSEEN_HIT_MM)
+        if ahead is None:
+            continue
+        piece, gap_mm = ahead
+        t = slide.t_stop
+        found.append({"t": t, "a": coin, "b": None, "piece": piece, "moving": [coin],
+                      "speed": math.sqrt(2.0 * slide.decel * gap_mm),
+                      "frames": _frames(t, window.frame_dt), "gap": round(gap_mm, 2),
+                      "confidence": 0.5, "uncertain": True})
     return found
 
 
@@ -348,7 +343,6 @@ def _rebounds(window: FlickWindow, layout: Layout, touches: list[dict]) -> list[
     millimetres is what it hit.
     """
     found: list[dict] = []
-    r = layout.coin_mm / 2.0
     for touch in touches:
         if touch["piece"] is not None:
             continue
@@ -365,28 +359,38 @@ def _rebounds(window: FlickWindow, layout: Layout, touches: list[dict]) -> list[
             if float(seen @ normal) > 0.9 * float(np.hypot(*seen)):
                 continue  # it left along the line of centres: nothing in between
         # (a struck coin seen not to move at all was stopped at once)
-        steps = np.linspace(0.0, MAX_REBOUND_GAP_MM, 121)
-        path = rest + np.outer(steps, normal)
-        for piece in layout.pieces.values():
-            gap = square_distance(path, piece.center_mm, piece.size_mm, piece.angle_deg) - r
-            closed = np.nonzero(gap <= 0.0)[0]
-            if not len(closed):
-                continue
-            speed = max(float(touch["speed"]), 1.0)
-            t_hit = touch["t"] + float(steps[closed[0]]) / speed
-            if any(f["a"] == struck and f["piece"] == piece.name
-                   and abs(f["t"] - t_hit) < window.frame_dt for f in [*touches, *found]):
-                break  # the same impact, already seen or inferred
-            gap_mm = float(steps[closed[0]])
-            found.append({"t": t_hit, "a": struck, "b": None, "piece": piece.name,
-                          "moving": [struck], "speed": speed,
-                          "frames": _frames(t_hit, window.frame_dt),
-                          "gap": round(gap_mm, 2), "confidence": 0.8})
-            back = _recontact(window, striker, struck, touch["t"], normal, t_hit, gap_mm)
-            if back is not None:
-                found.append(back)
-            break
+        ahead = _piece_ahead(layout, rest, normal, MAX_REBOUND_GAP_MM)
+        if ahead is None:
+            continue
+        piece, gap_mm = ahead
+        speed = max(float(touch["speed"]), 1.0)
+        t_hit = touch["t"] + gap_mm / speed
+        if any(f["a"] == struck and f["piece"] == piece
+               and abs(f["t"] - t_hit) < window.frame_dt for f in [*touches, *found]):
+            continue  # the same impact, already seen or inferred
+        found.append({"t": t_hit, "a": struck, "b": None, "piece": piece,
+                      "moving": [struck], "speed": speed,
+                      "frames": _frames(t_hit, window.frame_dt),
+                      "gap": round(gap_mm, 2), "confidence": 0.8})
+        back = _recontact(window, striker, struck, touch["t"], normal, t_hit, gap_mm)
+        if back is not None:
+            found.append(back)
     return found
+
+
+def _piece_ahead(layout: Layout, start: np.ndarray, direction: np.ndarray, reach_mm: float
+                 ) -> tuple[str, float] | None:
+    """The piece a coin centred at `start` touches first going along the unit `direction`
+    within `reach_mm` (to a tenth of a millimetre), and how far it went; None if none."""
+    r = layout.coin_mm / 2.0
+    steps = np.linspace(0.0, reach_mm, round(reach_mm / 0.1) + 1)
+    path = np.asarray(start, float) + np.outer(steps, direction)
+    for piece in layout.pieces.values():
+        gap = square_distance(path, piece.center_mm, piece.size_mm, piece.angle_deg) - r
+        touching = np.nonzero(gap <= 0.0)[0]
+        if len(touching):
+            return piece.name, float(steps[touching[0]])
+    return None
 
 
 def _frames(t: float, frame_dt: float) -> list[int]:
