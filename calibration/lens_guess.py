@@ -13,14 +13,12 @@ does more harm than good).
 
 from __future__ import annotations
 
-import math
-
 import cv2
 import numpy as np
 
 from calibration.intrinsics import Intrinsics
+from calibration.pose import assumed_camera_matrix
 
-FIRST_GUESS_HFOV_DEG = 70.0
 MIN_TILES = 8
 """Fewer matched tiles than this leave the focal length, k1 and the pose underdetermined."""
 MAX_K1 = 0.5
@@ -37,12 +35,10 @@ def lens_from_layout(tops_mm: np.ndarray, tops_px: np.ndarray, image_size: tuple
     if len(tops_mm) < MIN_TILES:
         return None
     w, h = image_size
-    f = (w / 2.0) / math.tan(math.radians(FIRST_GUESS_HFOV_DEG / 2.0))
-    guess = np.array([[f, 0.0, w / 2.0], [0.0, f, h / 2.0], [0.0, 0.0, 1.0]])
-    try:
+    try:  # started from the assumed lens (`pose.assumed_camera_matrix`)
         rms, matrix, dist, _, _ = cv2.calibrateCamera(
             [np.asarray(tops_mm, np.float32)], [np.asarray(tops_px, np.float32)], (w, h),
-            guess, np.zeros(5), flags=FLAGS)
+            assumed_camera_matrix(image_size), np.zeros(5), flags=FLAGS)
     except cv2.error:
         return None
     k1 = float(dist.ravel()[0])

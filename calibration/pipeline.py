@@ -196,14 +196,15 @@ def calibrate_still(image: np.ndarray, template: Layout, table_mm: tuple[float, 
                 template_name=template_name, corners_px=corners_px, markers=markers,
                 tolerances=tolerances, tile_thickness_mm=tile_thickness_mm, pack=pack,
                 faces=faces)
-    profile = _calibrate_still(image, template, table_mm, intrinsics=intrinsics, **args)
+    profile, tops = _calibrate_still(image, template, table_mm, intrinsics=intrinsics, **args)
     if intrinsics is not None or profile.layout_residual_mm is None:
         return profile
-    lens = _guess_lens(image, profile, template, tile_thickness_mm)
+    h, w = image.shape[:2]
+    lens = _guess_lens(tops, profile.plane, template, tile_thickness_mm, (w, h))
     if lens is None:
         return profile
     try:
-        guessed = _calibrate_still(image, template, table_mm, intrinsics=lens, **args)
+        guessed, _ = _calibrate_still(image, template, table_mm, intrinsics=lens, **args)
     except TableNotFound:
         return profile  # the guess undistorts the table out of recognition
     if guessed.layout_residual_mm is None or \
@@ -223,24 +224,26 @@ residual without it (measured: 0.65 -> 0.19 mm under a k1 -0.27 lens; 0.45 -> 0.
 worse, under a k1 -0.02 one)."""
 
 
-def _guess_lens(image: np.ndarray, profile: CalibrationProfile, template: Layout,
-                thickness_mm: float) -> Intrinsics | None:
-    """The lens that maps the template's tile tops to where the tiles' tops were found."""
-    tiles, _ = find_tiles(image, profile.plane, template, profile.table_mm)
-    fit = fit_layout(template, tiles, ())
+def _guess_lens(tops: list[DetectedTile], plane: TablePlane, template: Layout,
+                thickness_mm: float, image_size: tuple[int, int]) -> Intrinsics | None:
+    """The lens that maps the template's tile tops to where the tiles' tops were found
+    (`tops`, measured through `plane`)."""
+    fit = fit_layout(template, tops, ())
     names = list(fit.matches)
     tops_mm = np.array([[*template.pieces[n].center_mm,
                          template.pieces[n].layers * thickness_mm] for n in names])
-    tops_px = profile.plane.to_pixels(np.array([fit.matches[n].center_mm for n in names]))
-    h, w = image.shape[:2]
-    return lens_from_layout(tops_mm.reshape(-1, 3), tops_px.reshape(-1, 2), (w, h))
+    tops_px = plane.to_pixels(np.array([fit.matches[n].center_mm for n in names]))
+    return lens_from_layout(tops_mm.reshape(-1, 3), tops_px.reshape(-1, 2), image_size)
 
 
 def _calibrate_still(image: np.ndarray, template: Layout, table_mm: tuple[float, float], *,
                      source: str, source_kind: str, source_t_s: float, template_name: str,
                      corners_px: np.ndarray | None, markers: CornerMarkers | None,
                      intrinsics: Intrinsics | None, tolerances: Tolerances,
-                     tile_thickness_mm: float, pack: str, faces: bool) -> CalibrationProfile:
+                     tile_thickness_mm: float, pack: str, faces: bool
+                     ) -> tuple[CalibrationProfile, list[DetectedTile]]:
+    """The profile, and the tiles' tops as found through its plane (before standing them on
+    their feet)."""
     table = find_plane(image, table_mm, corners_px=corners_px, markers=markers,
                        intrinsics=intrinsics)
     colours = SUIT_SETS[pack]
@@ -289,7 +292,7 @@ def _calibrate_still(image: np.ndarray, template: Layout, table_mm: tuple[float,
         plane_residuals=table.residuals, layout_residual_mm=fit.residual_rms_mm,
         problems=fit.problems, source_t_s=source_t_s, notes=notes,
         tile_thickness_mm=tile_thickness_mm, camera_mm=camera,
-        markers=markers, pack=pack, faces=models)
+        markers=markers, pack=pack, faces=models), tiles
 
 
 def layout_scale(tiles: list[DetectedTile], found_in: TablePlane, seen_by: TablePlane,

@@ -35,10 +35,14 @@ def assumed_camera_centre_mm(plane: TablePlane, image_size: tuple[int, int]) -> 
     3.5 mm up anywhere on the table under lenses of 65-78° (tests/calibration/test_calib_pose):
     a camera nearly straight above the table cannot tell its focal length from its height, so
     the height comes out up to 20 % off, which moves the parallax by as much."""
+    return _centre(assumed_camera_matrix(image_size), plane.homography)
+
+
+def assumed_camera_matrix(image_size: tuple[int, int]) -> np.ndarray:
+    """A pinhole of `ASSUMED_HFOV_DEG`, square pixels, centred on the image."""
     w, h = image_size
     f = (w / 2.0) / np.tan(np.radians(ASSUMED_HFOV_DEG / 2.0))
-    return _centre(np.array([[f, 0.0, w / 2.0], [0.0, f, h / 2.0], [0.0, 0.0, 1.0]]),
-                   plane.homography)
+    return np.array([[f, 0.0, w / 2.0], [0.0, f, h / 2.0], [0.0, 0.0, 1.0]])
 
 
 def _centre(camera_matrix: np.ndarray, homography: np.ndarray) -> np.ndarray:
