@@ -249,10 +249,14 @@ class CoinDetector:
             by_hand.append(touching)
             hand_like.append(np.inf if hand_look is None else
                              float(np.linalg.norm(colour - hand_look)))
-        kept = [] if hand_look is None else [
-            (center_mm, colour) for center_mm, look in resting
-            if (colour := self._still_there(crop, gain, hands, center_mm, look, hand_look))
-            is not None]
+        kept = []
+        if hand_look is not None and len(resting):
+            places_px = self.mapping.to_pixels(np.array([c for c, _ in resting], float)) \
+                - self.roi[:2]
+            kept = [(center_mm, colour) for (center_mm, look), px in zip(resting, places_px,
+                                                                          strict=True)
+                    if (colour := self._still_there(crop, gain, hands, px, look, hand_look))
+                    is not None]
         full_hands = hands
         if to_hand is not None:
             (x0, y0), dist = to_hand
@@ -338,13 +342,13 @@ class CoinDetector:
         return found
 
     def _still_there(self, crop: np.ndarray, gain: tuple[float, float, float],
-                     hands: np.ndarray, center_mm: tuple[float, float], look: np.ndarray,
+                     hands: np.ndarray, px: np.ndarray, look: np.ndarray,
                      hand_look: np.ndarray) -> np.ndarray | None:
-        """The colour of a resting coin's disc when the hands' mask took it in but the disc
-        still shows the coin (a fingertip touching it joins its blob to the hand's); None
-        otherwise.  The disc must read as the coin's look, and far nearer it than the
-        hands' colour: a hand over the coin reads as the hand."""
-        px = self.mapping.to_pixels(np.asarray([center_mm], float))[0] - self.roi[:2]
+        """The colour of the disc of a resting coin centred at `px` (ROI pixels) when the
+        hands' mask took it in but the disc still shows the coin (a fingertip touching it
+        joins its blob to the hand's); None otherwise.  The disc must read as the coin's
+        look, and far nearer it than the hands' colour: a hand over the coin reads as the
+        hand."""
         cx, cy = round(px[0]), round(px[1])
         h, w = hands.shape
         if not (0 <= cx < w and 0 <= cy < h) or not hands[cy, cx]:
