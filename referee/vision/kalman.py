@@ -27,13 +27,9 @@ def transition(dt: float) -> tuple[np.ndarray, np.ndarray]:
 
 def white_acceleration_Q(dt: float, q: float) -> np.ndarray:
     """Process noise of a random acceleration with spectral density q (mm²/s³)."""
-    dt2, dt3 = dt * dt, dt * dt * dt
-    block = np.array([[dt3 / 3.0, dt2 / 2.0], [dt2 / 2.0, dt]]) * q
-    Q = np.zeros((4, 4))
-    for axis in (0, 1):
-        idx = np.ix_([axis, axis + 2], [axis, axis + 2])
-        Q[idx] = block
-    return Q
+    a, b = dt ** 3 / 3.0 * q, dt ** 2 / 2.0 * q  # each axis: [[a, b], [b, dt q]]
+    return np.array([[a, 0.0, b, 0.0], [0.0, a, 0.0, b], [b, 0.0, dt * q, 0.0],
+                     [0.0, b, 0.0, dt * q]])
 
 
 def predict(x: np.ndarray, P: np.ndarray, F: np.ndarray, Q: np.ndarray,
@@ -87,6 +83,8 @@ class CoinFilter:
         self.x = np.array([z[0], z[1], 0.0, 0.0])
         self.P = np.diag([model.r_mm ** 2, model.r_mm ** 2, 400.0 ** 2, 400.0 ** 2])
         self.R = np.eye(2) * model.r_mm ** 2
+        self._prior: tuple[float, np.ndarray, np.ndarray] | None = None
+        """The last prior made (t, x⁻, P⁻): gating and the step of one frame share it."""
 
     def _control(self, dt: float) -> np.ndarray:
         v = self.x[2:]
@@ -98,16 +96,21 @@ class CoinFilter:
         return -a * v / speed
 
     def predicted(self, t: float) -> tuple[np.ndarray, np.ndarray]:
-        """The prior at time t (not stored)."""
+        """The prior at time t (the belief is not changed)."""
+        if self._prior is not None and self._prior[0] == t:
+            return self._prior[1], self._prior[2]
         dt = max(0.0, t - self.t)
         F, B = transition(dt)
         Q = white_acceleration_Q(dt, self.model.q)
-        return predict(self.x, self.P, F, Q, B, self._control(dt))
+        x, P = predict(self.x, self.P, F, Q, B, self._control(dt))
+        self._prior = (t, x, P)
+        return x, P
 
     def step(self, t: float, z: np.ndarray | None) -> np.ndarray | None:
         """Advance to t; fold in the measurement z if there is one.  Returns the innovation."""
         self.x, self.P = self.predicted(t)
         self.t = t
+        self._prior = None
         if z is None:
             return None
         self.x, self.P, y, _ = update(self.x, self.P, np.asarray(z, float), H, self.R)
@@ -119,6 +122,7 @@ class CoinFilter:
         """At rest where it is (or at `at`), as sure as when last seen: a resting coin that
         goes unseen (a finger merged with it, a glint) does not wander; if it was struck,
         the tracker's second round finds it wherever it went."""
+        self._prior = None
         if at is not None:
             self.x[:2] = at
         self.x[2:] = 0.0
@@ -127,6 +131,7 @@ class CoinFilter:
     def reseed(self, t: float, z: np.ndarray, velocity: np.ndarray) -> None:
         """Re-start from an observation after an impact or occlusion (OC-SORT's idea)."""
         self.t = t
+        self._prior = None
         self.x = np.array([z[0], z[1], velocity[0], velocity[1]])
         self.P = np.diag([self.model.r_mm ** 2] * 2 + [150.0 ** 2] * 2)
 
