@@ -27,6 +27,7 @@ import numpy as np
 from scipy.cluster.vq import kmeans2
 
 from referee.layout import Layout
+from referee.vision.changes import ChangeGate
 from referee.vision.detections import Detections
 
 COIN_HEIGHT_MM = 3.0
@@ -43,6 +44,12 @@ is a coin, not a fingertip."""
 SKIN_NEAR = 0.16
 """A pixel this near the hands' mean colour (L2, each channel 0-1) is skin or sleeve
 (fingertips read 0.03-0.14 from it, coins 0.22 and more)."""
+GAIN_STEP = 0.004
+"""The exposure gain in use is kept until the measured one moves this far from it (a channel
+level at full scale); a new gain measures the whole image again."""
+SKIN_AREAS = (1.15, 1.7)
+"""A blob of this many coin areas, while a hand is in view, may be a coin with a fingertip
+merged into it: the fingertip's pixels (of the hands' colour) are left out of it."""
 HALF = 2
 """The foreground, its blobs and the hands are found at 1/HALF of the resolution; coins are
 measured at full resolution, each in its own box."""
@@ -130,12 +137,29 @@ class CoinDetector:
         self.background: np.ndarray | None = None
         self._background_u8 = np.zeros((*self.table_mask.shape, 3), np.uint8)
         self._saturated = np.zeros_like(self._background_u8)
+        self._exposure: tuple[tuple[float, float, float], np.ndarray] | None = None
+        """The empty table scaled by the gain in use, and that gain."""
         """255 where a channel of the empty table is clipped at white: its true value is
         unknown, so when the exposure falls it may stay white (only darker is a change)."""
         self._frames = 0
-        self._last: tuple[np.ndarray, tuple[float, float, float], np.ndarray] | None = None
-        self._busy: np.ndarray | None = None
-        """The last frame's hands, shadows and strong changes: never learnt as the table."""
+        self._adapted_at = 0
+        self._last: tuple[np.ndarray, tuple[float, float, float], np.ndarray, np.ndarray,
+                          np.ndarray] | None = None
+        """The last frame measured: blurred ROI, gain, hands, colour difference, shadows."""
+        # Measured only where the image changed (`ChangeGate`); kept from frame to frame.
+        self._gate = ChangeGate(self.table_mask.shape, self.config.threshold // 2)
+        self._blurred = np.zeros((*self.table_mask.shape, 3), np.uint8)
+        self._diff = np.zeros(self.table_mask.shape, np.uint8)
+        self._shadows = np.zeros(self.table_mask.shape, bool)
+        self._gain_used: tuple[float, float, float] | None = None
+        self._result: tuple[Detections, np.ndarray, int] | None = None
+        """The last frame's detections and hands, and how many coins rested then."""
+        self._reused = False
+        """Whether the last frame changed nowhere, and its result is the one before."""
+        self._regions: list[tuple[slice, slice]] = []
+        """The boxes of the ROI measured in the last frame."""
+        self._measured: dict[tuple[int, int, int, int], _Measured] = {}
+        """The last frame's blobs measured at full resolution, by their half-resolution box."""
         kernel = max(3, round(self.coin_r_px / 3) | 1)
         self._open = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kernel, kernel))
         close = max(3, round(self.coin_r_px * 0.8) | 1)
@@ -168,6 +192,8 @@ class CoinDetector:
         empty = cv2.inpaint(cv2.blur(crop, (3, 3)), hole, radius, cv2.INPAINT_TELEA)
         self.background = empty.astype(np.float32)
         self._set_background(empty)
+        self._gate.reset()
+        self._result, self._gain_used, self._measured = None, None, {}
         self._measure_coins(frame, coins_mm)
 
     def _measure_coins(self, frame: np.ndarray, coins_mm: Iterable[tuple[float, float]]) -> None:
@@ -205,18 +231,39 @@ class CoinDetector:
         resolution; blobs and hands are found on its 2×2 maximum (a quarter of the pixels,
         none of the change lost); each blob that may be a coin is then measured at full
         resolution in its own box, by exactly the steps of a full-resolution foreground,
-        so centres, areas and looks are those of the full image."""
+        so centres, areas and looks are those of the full image.
+
+        Only what changed is measured again (`ChangeGate`): the difference where the image
+        changed, the blobs there; a frame that changed nowhere (with as many coins at rest)
+        has the last frame's result."""
         if self.background is None:
             raise RuntimeError("learn_empty_table() first")
-        crop = cv2.blur(self._crop(frame), (3, 3))  # sensor and JPEG noise down, edges kept
-        gain = self._gain(crop)
-        full_diff, shadow = self._difference(crop, self._background_u8, self._saturated, gain)
+        raw = self._crop(frame)
+        fresh = self._gate.update(raw)
+        if not fresh.any() and self._result is not None and self._result[2] == len(resting):
+            self._reused = True
+            return self._result[0], self._result[1]
+        self._reused = False
+        gain = self._gain(raw)
+        if self._gain_used is None or max(abs(a - b) for a, b in
+                                          zip(gain, self._gain_used, strict=True)) > GAIN_STEP:
+            self._gain_used = gain
+            fresh[:] = True
+        gain = self._gain_used
+        self._regions = self._gate.slices(fresh)
+        for rows, cols in self._regions:
+            self._measure_region(raw, rows, cols, gain)
+        crop, full_diff, shadow = self._blurred, self._diff, self._shadows
         diff = _max_pool(full_diff)
         fg = self._opened_closed(diff, self._open_half, self._close_half)
         count, labels, stats, _ = cv2.connectedComponentsWithStats(fg, connectivity=8,
                                                                    ltype=cv2.CV_16U)
         hands = self._hands(diff, labels, stats, full_diff)  # full resolution, exact
-        if self._dark_streaks(crop, gain, full_diff, shadow, fg, hands):
+        streaks = self._dark_streaks(crop, gain, shadow, fg, hands)
+        if streaks:
+            full_diff = full_diff.copy()  # this frame's reading; the kept difference stays
+            for box, dark, change in streaks:
+                full_diff[box][dark] = change[dark]
             diff = _max_pool(full_diff)
         to_hand = self._to_hand(hands)
         hand_look = _mean_look(crop, hands, gain) if to_hand is not None else None
@@ -238,11 +285,13 @@ class CoinDetector:
                 continue
             x, y, w, h = (int(v) for v in stats[k, :4])
             candidates.append((x, y, w, h, labels[y:y + h, x:x + w] == k))
-        centres, streaks, dirs, looks, conf, by_hand, hand_like = [], [], [], [], [], [], []
-        for area, cx, cy, streak, direction, colour, touching in \
-                _Patches(self, crop, full_diff, gain, hands, to_hand, hand_look).coins(candidates):
+        centres, streaks_px, dirs, looks, conf, by_hand, hand_like = [], [], [], [], [], [], []
+        patches = _Patches(self, crop, full_diff, gain, hands, to_hand, hand_look)
+        found_coins, measured = patches.coins(candidates, self._measured, fresh)
+        self._measured = {} if streaks else measured  # a streak's reading is this frame's
+        for area, cx, cy, streak, direction, colour, touching in found_coins:
             centres.append((cx, cy))
-            streaks.append(streak)
+            streaks_px.append(streak)
             dirs.append(direction)
             looks.append(colour)
             conf.append(min(1.0, area / self.coin_area_px))
@@ -262,11 +311,24 @@ class CoinDetector:
             (x0, y0), dist = to_hand
             h, w = dist.shape
             full_hands[y0:y0 + h, x0:x0 + w] |= cv2.compare(dist, self.coin_r_px, cv2.CMP_LT)
-        self._last = (crop, gain, full_hands)
-        self._busy = full_hands | shadow.view(np.uint8) * 255 | cv2.compare(
-            full_diff, 2 * self.config.threshold, cv2.CMP_GT)
-        if not centres and not kept:
-            return Detections.empty(), full_hands
+        self._last = (crop, gain, full_hands, full_diff, shadow)
+        found = self._located(centres, streaks_px, dirs, looks, conf, by_hand, hand_like)
+        if kept:  # where they rest, whole and sharp, not by a hand (not held: `Tracker`)
+            assert hand_look is not None
+            colours = np.array([colour for _, colour in kept])
+            found = found.extended(Detections(
+                np.array([center for center, _ in kept], float),
+                np.full(len(kept), self.layout.coin_mm / 2.0), look=colours,
+                hand_look=np.linalg.norm(colours - hand_look, axis=1)))
+        self._result = (found, full_hands, len(resting))
+        return found, full_hands
+
+    def _located(self, centres: list[tuple[float, float]], streaks: list[float],
+                 dirs: list[tuple[float, float]], looks: list[np.ndarray], conf: list[float],
+                 by_hand: list[bool], hand_like: list[float]) -> Detections:
+        """Blobs measured in the ROI's pixels → detections on the table (mm)."""
+        if not centres:
+            return Detections.empty()
         rx0, ry0, _, _ = self.roi
         px = np.asarray(centres, float).reshape(-1, 2) + np.array([rx0, ry0], float)
         mm = self.mapping.ground_mm(px, COIN_HEIGHT_MM)
@@ -277,25 +339,33 @@ class CoinDetector:
         direction = ends[len(px):] - ends[:len(px)]
         direction /= np.maximum(np.hypot(*direction.T), 1e-9)[:, None]
         direction[~along.any(axis=1)] = 0.0
-        found = Detections(mm, np.full(len(mm), self.layout.coin_mm / 2.0),
-                           np.asarray(streaks, float) / self.px_per_mm, direction,
-                           np.asarray(looks, float).reshape(len(mm), -1),
-                           np.asarray(conf, float), np.asarray(by_hand, float),
-                           np.asarray(hand_like, float))
-        if kept:  # where they rest, whole and sharp, not by a hand (not held: `Tracker`)
-            assert hand_look is not None
-            colours = np.array([colour for _, colour in kept])
-            found = found.extended(Detections(
-                np.array([center for center, _ in kept], float),
-                np.full(len(kept), self.layout.coin_mm / 2.0), look=colours,
-                hand_look=np.linalg.norm(colours - hand_look, axis=1)))
-        return found, full_hands
+        return Detections(mm, np.full(len(mm), self.layout.coin_mm / 2.0),
+                          np.asarray(streaks, float) / self.px_per_mm, direction,
+                          np.asarray(looks, float).reshape(len(mm), -1),
+                          np.asarray(conf, float), np.asarray(by_hand, float),
+                          np.asarray(hand_like, float))
+
+    def _measure_region(self, raw: np.ndarray, rows: slice, cols: slice,
+                        gain: tuple[float, float, float]) -> None:
+        """The blurred image, colour difference and shadows again in one box of the ROI (the
+        blur reads a pixel beyond it, so the box's values are those of the whole ROI's)."""
+        H, W = raw.shape[:2]
+        r0, r1, c0, c1 = max(0, rows.start - 1), min(H, rows.stop + 1), \
+            max(0, cols.start - 1), min(W, cols.stop + 1)
+        blurred = cv2.blur(raw[r0:r1, c0:c1], (3, 3))  # sensor and JPEG noise down
+        blurred = blurred[rows.start - r0:rows.stop - r0, cols.start - c0:cols.stop - c0]
+        self._blurred[rows, cols] = blurred
+        diff, shadow = self._difference(blurred, self._exposed(gain)[rows, cols],
+                                        self._saturated[rows, cols])
+        self._diff[rows, cols] = diff
+        self._shadows[rows, cols] = shadow
 
     def _dark_streaks(self, crop: np.ndarray, gain: tuple[float, float, float],
-                      full_diff: np.ndarray, shadow: np.ndarray, fg_half: np.ndarray,
-                      hands: np.ndarray) -> bool:
-        """Put back into `full_diff` the "shadows" that are dark coins sliding; say whether
-        any was.
+                      shadow: np.ndarray, fg_half: np.ndarray,
+                      hands: np.ndarray
+                      ) -> list[tuple[tuple[slice, slice], np.ndarray, np.ndarray]]:
+        """The "shadows" that are dark coins sliding, to put back into `full_diff`: for
+        each, its box, its pixels there and their colour difference.
 
         A dark coin blurred over the cloth dims every channel alike, as a shadow does: no
         pixel tells them apart.  Where they lie does: every shadow that is not the empty
@@ -305,18 +375,18 @@ class CoinDetector:
         coin."""
         lo, hi = (k * self.coin_area_px / HALF ** 2 for k in DARK_STREAK_COINS)
         if cv2.countNonZero(shadow.view(np.uint8)) < lo * HALF ** 2:
-            return False
+            return []
         half = _max_pool(shadow.view(np.uint8))
         count, labels, stats, _ = cv2.connectedComponentsWithStats(half, connectivity=8,
                                                                    ltype=cv2.CV_16U)
         sized = [k for k in range(1, count) if lo <= stats[k, cv2.CC_STAT_AREA] <= hi]
         if not sized:
-            return False
+            return []
         others = fg_half.copy()
         others[half > 0] = 0
         others = cv2.dilate(others, None, iterations=2)
         to_hand = None  # half-resolution distance to the hands, when first needed
-        found = False
+        found = []
         for k in sized:
             x, y, w, h = (int(v) for v in stats[k, :4])
             part = labels[y:y + h, x:x + w] == k
@@ -337,8 +407,7 @@ class CoinDetector:
                 if float(to_hand[y:y + h, x:x + w][part].min()) * HALF < \
                         SHADOW_REACH_MM * self.px_per_mm:
                     continue  # within a hand's shadow's reach
-            full_diff[box][dark] = change[dark]
-            found = True
+            found.append((box, dark, change))
         return found
 
     def _still_there(self, crop: np.ndarray, gain: tuple[float, float, float],
@@ -448,7 +517,7 @@ class CoinDetector:
         """
         if self._last is None or self.background is None:
             return False
-        crop, gain, hands = self._last
+        crop, gain, hands, _, _ = self._last
         rx0, ry0, _, _ = self.roi
         c = self.mapping.to_pixels(np.asarray([point_mm], float))[0] - [rx0, ry0]
         disc = np.zeros(crop.shape[:2], np.uint8)
@@ -458,11 +527,21 @@ class CoinDetector:
         norm = cv2.multiply(crop, (*(1.0 / g for g in gain), 0.0), dtype=cv2.CV_32F)
         self.background[disc > 0] = norm[disc > 0]
         self._set_background(cv2.convertScaleAbs(self.background))
+        self._gate.touch(disc)
         return True
 
-    def _set_background(self, background_u8: np.ndarray) -> None:
-        self._background_u8 = background_u8
-        self._saturated = cv2.compare(background_u8, SATURATED, cv2.CMP_GE)
+    def _set_background(self, background_u8: np.ndarray,
+                        box: tuple[slice, slice] | None = None) -> None:
+        """The empty table (8-bit) anew, or in one box of the ROI."""
+        if box is None:
+            self._background_u8 = background_u8
+            self._exposure = None
+            self._saturated = cv2.compare(background_u8, SATURATED, cv2.CMP_GE)
+            return
+        self._background_u8[box] = background_u8
+        self._saturated[box] = cv2.compare(background_u8, SATURATED, cv2.CMP_GE)
+        if self._exposure is not None:
+            self._exposure[1][box] = _scaled(background_u8, self._exposure[0])
 
     def _halve(self, image: np.ndarray) -> np.ndarray:
         """Half resolution: each pixel the mean of a 2×2 block (bilinear at exactly ½)."""
@@ -475,16 +554,15 @@ class CoinDetector:
         pixels whose colour differs from the empty table's and that are not its shadows."""
         crop = cv2.blur(self._crop(frame), (3, 3))
         gain = self._gain(crop)
-        diff, shadow = self._difference(crop, self._background_u8, self._saturated, gain)
+        diff, shadow = self._difference(crop, _scaled(self._background_u8, gain),
+                                        self._saturated)
         fg = self._opened_closed(diff, self._open, self._close)
         return fg, (crop, gain, diff, shadow)
 
-    def _difference(self, blurred: np.ndarray, background_u8: np.ndarray,
-                    saturated: np.ndarray, gain: tuple[float, float, float]
+    def _difference(self, blurred: np.ndarray, bg: np.ndarray, saturated: np.ndarray
                     ) -> tuple[np.ndarray, np.ndarray]:
         """Colour difference (0 on shadows) and shadow mask of a (3×3-blurred) image against
-        the empty table."""
-        bg = _scaled(background_u8, gain)  # the empty table at this exposure
+        the empty table at its exposure (`bg`)."""
         change = cv2.absdiff(blurred, bg)
         cv2.copyTo(cv2.subtract(bg, blurred), saturated, change)  # clipped: darker only
         c0, c1, c2 = cv2.split(change)
@@ -521,9 +599,15 @@ class CoinDetector:
         shadow.reshape(-1)[at[fits]] = True
         return shadow
 
+    def _exposed(self, gain: tuple[float, float, float]) -> np.ndarray:
+        """The empty table at this exposure (kept while the gain and the table hold)."""
+        if self._exposure is None or self._exposure[0] != gain:
+            self._exposure = (gain, _scaled(self._background_u8, gain))
+        return self._exposure[1]
+
     def _gain(self, crop: np.ndarray) -> tuple[float, float, float]:
         """Per-channel exposure ratio frame / empty table, from a sparse robust sample."""
-        sample = (slice(3, None, 7), slice(3, None, 7))
+        sample = (slice(3, None, 14), slice(3, None, 14))
         ratio = (crop[sample].astype(np.float32) + 1.0) / (self._background_u8[sample] + 1.0)
         g = np.median(ratio.reshape(-1, 3).T.copy(), axis=1)  # contiguous rows: faster
         return (float(g[0]), float(g[1]), float(g[2]))
@@ -536,22 +620,34 @@ class CoinDetector:
         tile's paper follows the exposure otherwise than the cloth): it is learnt, so it
         never lingers as a blob that no coin claims.
         """
-        if self._last is None or self.background is None or self._busy is None:
+        if self._last is None or self.background is None:
             return
         self._frames += 1
-        if self._frames % ADAPT_EVERY:
-            return
-        crop, gain, _ = self._last
-        busy = self._busy.copy()
-        rx0, ry0, _, _ = self.roi
+        elapsed = self._frames - self._adapted_at
+        if elapsed < ADAPT_EVERY or self._reused:
+            return  # (a frame that changed nowhere has nothing new to learn)
+        self._adapted_at = self._frames
+        crop, gain, hands, diff, shadow = self._last
+        rate = min(1.0, self.config.background_rate * elapsed)
+        places = self.mapping.to_pixels(np.asarray(list(coins_mm), float).reshape(-1, 2)) \
+            - self.roi[:2]
         r = int(np.ceil(self.coin_r_px * 1.5))
-        for c in self.mapping.to_pixels(np.asarray(list(coins_mm), float).reshape(-1, 2)):
-            cv2.circle(busy, (round(c[0] - rx0), round(c[1] - ry0)), r, 255, -1)
-        free = cv2.erode(255 - busy, self._open)
-        norm = cv2.multiply(crop, (*(1.0 / g for g in gain), 0.0), dtype=cv2.CV_32F)
-        cv2.accumulateWeighted(norm, self.background,
-                               min(1.0, self.config.background_rate * ADAPT_EVERY), mask=free)
-        self._set_background(cv2.convertScaleAbs(self.background))
+        moved = np.zeros(self.table_mask.shape, np.uint8)
+        # Only where the last frame was measured: elsewhere the image has not changed.
+        for box in self._regions:
+            busy = hands[box] | shadow[box].view(np.uint8) * 255 | cv2.compare(
+                diff[box], 2 * self.config.threshold, cv2.CMP_GT)
+            for c in places - [box[1].start, box[0].start]:
+                cv2.circle(busy, (round(c[0]), round(c[1])), r, 255, -1)
+            free = cv2.erode(255 - busy, self._open)
+            norm = cv2.multiply(crop[box], (*(1.0 / g for g in gain), 0.0), dtype=cv2.CV_32F)
+            cv2.accumulateWeighted(norm, self.background[box], rate, mask=free)
+            before = self._background_u8[box].copy()
+            self._set_background(cv2.convertScaleAbs(self.background[box]), box)
+            # Where the empty table moved by more than two levels, the difference is stale.
+            c0, c1, c2 = cv2.split(cv2.absdiff(before, self._background_u8[box]))
+            moved[box] = cv2.compare(cv2.add(cv2.add(c0, c1), c2), 2, cv2.CMP_GT)
+        self._gate.touch(moved)
 
     def _measure(self, filled: np.ndarray, weights: np.ndarray, area: float
                  ) -> list[tuple[float, float, float, tuple[float, float]]]:
@@ -612,6 +708,20 @@ class CoinDetector:
         return 0 <= v < hands.shape[0] and 0 <= u < hands.shape[1] and hands[v, u] > 0
 
 
+@dataclass
+class _Measured:
+    """One blob's coins as measured at full resolution (kept while its image holds)."""
+
+    blob: np.ndarray
+    """Its half-resolution mask, in its box."""
+    coins: list
+    """(area, cx, cy, streak, direction, colour, by hand) of each coin found in it."""
+    done: set
+    """The full-resolution components it measured (another blob reaching them skips them)."""
+    with_hands: bool
+    """Whether a hand was in view (a coin with a fingertip is measured without the skin)."""
+
+
 class _Patches:
     """Blobs found at half resolution, measured at full resolution in their own boxes.
 
@@ -668,7 +778,8 @@ class _Patches:
         """The blob without the pixels of the hands' colour, when a fingertip merged into a
         coin: the coin alone is measured (its centre is not dragged toward the finger)."""
         det = self.det
-        if self.hand_look is None or not 1.15 <= area / det.coin_area_px <= 1.7:
+        lo, hi = SKIN_AREAS
+        if self.hand_look is None or not lo <= area / det.coin_area_px <= hi:
             return part, area  # one coin alone, or two touching
         pixels = self.crop[cells].astype(np.float32) / (np.float32(255.0) * np.asarray(
             self.gain, np.float32))
@@ -709,26 +820,54 @@ class _Patches:
         _, labels, stats, _ = cv2.connectedComponentsWithStats(fg, connectivity=8)
         return labels, stats, offsets
 
-    def coins(self, candidates: list[tuple[int, int, int, int, np.ndarray]]):
+    def coins(self, candidates: list[tuple[int, int, int, int, np.ndarray]],
+              known: dict[tuple[int, int, int, int], _Measured], fresh: np.ndarray):
         """(area, cx, cy, streak, direction, colour, by hand) of each coin in the
         half-resolution blobs (box x, y, w, h, its mask in that box), centres in ROI
-        pixels."""
+        pixels; and each blob's measurement, by its box.
+
+        A blob the last frame measured (`known`) in the same shape, whose box the image did
+        not change in (`fresh`: the tiles measured again) and no hand reaches, has the coins
+        it had."""
         H, W = self.crop.shape[:2]
         pad = self.pad
         alone, together = [], []
+        out, measured = [], {}
+        with_hands = self.hand_look is not None
+        reach = int(np.ceil(self.det._hand_reach_px)) + pad
         for x, y, w, h, blob in candidates:
             box = (max(0, x * HALF - pad), max(0, y * HALF - pad),
                    min(W, (x + w) * HALF + pad), min(H, (y + h) * HALF + pad))
+            last = known.get((x, y, w, h))
+            if last is not None and self._holds(last, box, blob, fresh, with_hands, reach):
+                out += last.coins
+                self.done |= last.done
+                measured[(x, y, w, h)] = last
+                continue
             edge = box[0] == 0 or box[1] == 0 or box[2] == W or box[3] == H
-            (alone if edge else together).append((box, x, y, blob))
-        out = []
-        if together:
-            run = self._run([c[0] for c in together])
-            for i, (box, x, y, blob) in enumerate(together):
-                out += self._coins_in(run, i, box, x, y, blob, mosaic=True)
-        for box, x, y, blob in alone:
-            out += self._coins_in(self._run([box]), 0, box, x, y, blob, mosaic=False)
-        return out
+            (alone if edge else together).append((box, x, y, w, h, blob))
+        mosaic = self._run([c[0] for c in together]) if together else None
+        runs = [(mosaic, i, c, True) for i, c in enumerate(together)]
+        runs += [(None, 0, c, False) for c in alone]
+        for run, i, (box, x, y, w, h, blob), in_mosaic in runs:
+            run = run if in_mosaic else self._run([box])
+            before = set(self.done)
+            coins = self._coins_in(run, i, box, x, y, blob, mosaic=in_mosaic)
+            out += coins
+            measured[(x, y, w, h)] = _Measured(blob, coins, self.done - before, with_hands)
+        return out, measured
+
+    def _holds(self, last: _Measured, box: tuple[int, int, int, int], blob: np.ndarray,
+               fresh: np.ndarray, with_hands: bool, reach: int) -> bool:
+        """Does a blob's last measurement hold in this frame?"""
+        if self.det._gate.any_in(fresh, box) or not np.array_equal(last.blob, blob):
+            return False
+        x0, y0, x1, y1 = box
+        if self.hands[max(0, y0 - reach):y1 + reach, max(0, x0 - reach):x1 + reach].any():
+            return False  # fingertips, coins beside or touching a hand: measured anew
+        lo, hi = SKIN_AREAS
+        return not ((with_hands or last.with_hands) and any(
+            lo <= area / self.det.coin_area_px <= hi for area, *_ in last.coins))
 
     def _coins_in(self, run, i: int, box: tuple[int, int, int, int], x: int, y: int,
                   blob: np.ndarray, mosaic: bool, tries: int = 3):

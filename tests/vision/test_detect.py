@@ -332,3 +332,28 @@ def test_a_black_coin_sliding_over_navy_cloth_is_found_though_it_dims_like_a_sha
     near = with_finger(image, (40.0, -110.0))
     found, _ = detector.detect(near)
     assert nearest(found.center_mm, (0.0, -35.5)) > LAYOUT.coin_mm
+
+
+def test_only_what_changed_is_measured_again_and_the_rest_is_as_measured_whole(
+        detector: CoinDetector) -> None:
+    spots = start_spots(LAYOUT)
+    coins = {p: LIGHT_COIN for p in spots.values()}
+    detector.detect(frame(coins, 11))
+    moved_from, moved_to = spots["moons"], (spots["moons"][0] + 60.0, spots["moons"][1] + 45.0)
+    after = frame({p: LIGHT_COIN for p in spots.values() if p != moved_from}
+                  | {moved_to: LIGHT_COIN}, 12)
+    found, _ = detector.detect(after)
+    fresh = CoinDetector(mapping(), LAYOUT, SIZE)  # measures the whole of its first frame
+    fresh.learn_empty_table(frame(coins, 0), spots.values())
+    whole, _ = fresh.detect(after)
+    assert len(found) == len(whole) == len(spots)
+    assert nearest(found.center_mm, moved_to) < 0.3 and nearest(found.center_mm, moved_from) > 9
+    assert max(nearest(found.center_mm, p) for p in whole.center_mm) < 0.15
+
+
+def test_a_frame_that_changed_nowhere_has_the_last_frame_s_coins(
+        detector: CoinDetector) -> None:
+    coins = {p: LIGHT_COIN for p in start_spots(LAYOUT).values()}
+    first, _ = detector.detect(frame(coins, 13))
+    again, _ = detector.detect(frame(coins, 14))  # another frame of the same scene
+    assert np.array_equal(first.center_mm, again.center_mm)
