@@ -50,6 +50,9 @@ level at full scale); a new gain measures the whole image again."""
 SKIN_AREAS = (1.15, 1.7)
 """A blob of this many coin areas, while a hand is in view, may be a coin with a fingertip
 merged into it: the fingertip's pixels (of the hands' colour) are left out of it."""
+WHOLE_WINDOW = 0.6
+"""Blobs are found in the whole ROI when the window around what changed would cover this
+share of it (one search is then cheaper than a window and a merge)."""
 HALF = 2
 """The foreground, its blobs and the hands are found at 1/HALF of the resolution; coins are
 measured at full resolution, each in its own box."""
@@ -152,8 +155,8 @@ class CoinDetector:
         self._diff = np.zeros(self.table_mask.shape, np.uint8)
         self._shadows = np.zeros(self.table_mask.shape, bool)
         self._gain_used: tuple[float, float, float] | None = None
-        self._result: tuple[Detections, np.ndarray, int] | None = None
-        """The last frame's detections and hands, and how many coins rested then."""
+        self._result: _Found | None = None
+        """The last frame's finds."""
         self._reused = False
         """Whether the last frame changed nowhere, and its result is the one before."""
         self._regions: list[tuple[slice, slice]] = []
@@ -234,15 +237,17 @@ class CoinDetector:
         so centres, areas and looks are those of the full image.
 
         Only what changed is measured again (`ChangeGate`): the difference where the image
-        changed, the blobs there; a frame that changed nowhere (with as many coins at rest)
-        has the last frame's result."""
+        changed; blobs and hands in a window around it (`_window`), the last frame's coins
+        and hands elsewhere; a frame that changed nowhere (with as many coins at rest) has
+        the last frame's result."""
         if self.background is None:
             raise RuntimeError("learn_empty_table() first")
         raw = self._crop(frame)
         fresh = self._gate.update(raw)
-        if not fresh.any() and self._result is not None and self._result[2] == len(resting):
+        last = self._result
+        if not fresh.any() and last is not None and last.resting == len(resting):
             self._reused = True
-            return self._result[0], self._result[1]
+            return last.found, last.hands
         self._reused = False
         gain = self._gain(raw)
         if self._gain_used is None or max(abs(a - b) for a, b in
@@ -253,17 +258,93 @@ class CoinDetector:
         self._regions = self._gate.slices(fresh)
         for rows, cols in self._regions:
             self._measure_region(raw, rows, cols, gain)
-        crop, full_diff, shadow = self._blurred, self._diff, self._shadows
+        box = self._window(fresh) if last is not None else None
+        result, diff = self._find(box, resting, gain, fresh, last)
+        if box is not None:
+            assert last is not None
+            result = self._merged(box, result, last)
+            if diff is not self._diff[box]:  # dark streaks put back in this frame's reading
+                whole = self._diff.copy()
+                whole[box] = diff
+                diff = whole
+            else:
+                diff = self._diff
+        self._last = (self._blurred, gain, result.hands, diff, self._shadows)
+        self._result = result
+        return result.found, result.hands
+
+    @property
+    def _inner_margin(self) -> int:
+        """How far a blob's measurement looks around it (px): to a hand within a
+        fingertip's reach of it, past its own radius and its box's padding (even)."""
+        pad = self._open.shape[0] + self._close.shape[0] - 1 + 2 * HALF
+        return int(np.ceil(self._hand_reach_px + self.coin_r_px + pad)) // HALF * HALF + HALF
+
+    def _window(self, fresh: np.ndarray) -> tuple[slice, slice] | None:
+        """The box of the ROI in which blobs and hands are found again (None: the whole):
+        the changed tiles, grown by twice the reach of anything a blob's measurement looks
+        at around it (a hand's, its fingertips', the blob's own padding), so that the coins
+        found in its inner part (`_merged`) are those a whole frame's search would find."""
+        boxes = self._gate.slices(fresh)
+        if not boxes:
+            return None  # only the coins at rest changed: `_still_there` looks at them all
+        (rows, cols), *more = boxes
+        for r, c in more:
+            rows = slice(min(rows.start, r.start), max(rows.stop, r.stop))
+            cols = slice(min(cols.start, c.start), max(cols.stop, c.stop))
+        H, W = self.table_mask.shape
+        m = 2 * self._inner_margin
+        y0, x0 = max(0, rows.start - m) // HALF * HALF, max(0, cols.start - m) // HALF * HALF
+        y1, x1 = min(H, rows.stop + m), min(W, cols.stop + m)
+        if (y1 - y0) * (x1 - x0) > WHOLE_WINDOW * H * W:
+            return None
+        return slice(y0, y1), slice(x0, x1)
+
+    def _merged(self, box: tuple[slice, slice], found: _Found, last: _Found) -> _Found:
+        """A window's finds with the last frame's outside it: coins centred in the window's
+        inner part (its edges on the ROI's own stay) are this frame's, the others the last
+        frame's (their image has not changed); the hands, the window's in it."""
+        H, W = self.table_mask.shape
+        m = self._inner_margin
+        y0 = box[0].start + m if box[0].start > 0 else -np.inf
+        x0 = box[1].start + m if box[1].start > 0 else -np.inf
+        y1 = box[0].stop - m if box[0].stop < H else np.inf
+        x1 = box[1].stop - m if box[1].stop < W else np.inf
+
+        def inner(px: np.ndarray) -> np.ndarray:
+            x, y = px.reshape(-1, 2).T
+            return (x >= x0) & (x < x1) & (y >= y0) & (y < y1)
+
+        new, old = inner(found.px), ~inner(last.px)
+        hands = last.hands.copy()
+        hands[box] = found.hands
+        return _Found(last.found.subset(old).extended(found.found.subset(new)),
+                      np.concatenate([last.px[old], found.px[new]]), hands,
+                      found.hand_look if found.hand_look is not None else last.hand_look,
+                      found.resting)
+
+    def _find(self, box: tuple[slice, slice] | None,
+              resting: Sequence[tuple[tuple[float, float], np.ndarray]],
+              gain: tuple[float, float, float], fresh: np.ndarray, last: _Found | None
+              ) -> tuple[_Found, np.ndarray]:
+        """Blobs, hands and coins in a box of the ROI (None: the whole), from the kept
+        difference; and the difference as read (dark streaks put back)."""
+        box = box or (slice(0, self.table_mask.shape[0]), slice(0, self.table_mask.shape[1]))
+        oy, ox = box[0].start, box[1].start
+        crop, full_diff, shadow = self._blurred[box], self._diff[box], self._shadows[box]
+        inside = self._inside_half[oy // HALF:, ox // HALF:][:full_diff.shape[0] // HALF,
+                                                             :full_diff.shape[1] // HALF]
         diff = _max_pool(full_diff)
         fg = self._opened_closed(diff, self._open_half, self._close_half)
         count, labels, stats, _ = cv2.connectedComponentsWithStats(fg, connectivity=8,
                                                                    ltype=cv2.CV_16U)
-        hands = self._hands(diff, labels, stats, full_diff)  # full resolution, exact
-        streaks = self._dark_streaks(crop, gain, shadow, fg, hands)
+        hands = self._hands(diff, labels, stats, full_diff, inside,
+                            self._cut_hands(box, last))  # full resolution, exact
+        streaks = self._dark_streaks(crop, gain, shadow, fg, hands, self._background_u8[box])
         if streaks:
             full_diff = full_diff.copy()  # this frame's reading; the kept difference stays
-            for box, dark, change in streaks:
-                full_diff[box][dark] = change[dark]
+            for streak_box, dark, change in streaks:
+                full_diff[streak_box][dark] = change[dark]
             diff = _max_pool(full_diff)
         to_hand = self._to_hand(hands)
         hand_look = _mean_look(crop, hands, gain) if to_hand is not None else None
@@ -286,11 +367,11 @@ class CoinDetector:
             x, y, w, h = (int(v) for v in stats[k, :4])
             candidates.append((x, y, w, h, labels[y:y + h, x:x + w] == k))
         centres, streaks_px, dirs, looks, conf, by_hand, hand_like = [], [], [], [], [], [], []
-        patches = _Patches(self, crop, full_diff, gain, hands, to_hand, hand_look)
+        patches = _Patches(self, crop, full_diff, gain, hands, to_hand, hand_look, (ox, oy))
         found_coins, measured = patches.coins(candidates, self._measured, fresh)
         self._measured = {} if streaks else measured  # a streak's reading is this frame's
         for area, cx, cy, streak, direction, colour, touching in found_coins:
-            centres.append((cx, cy))
+            centres.append((cx + ox, cy + oy))
             streaks_px.append(streak)
             dirs.append(direction)
             looks.append(colour)
@@ -298,30 +379,49 @@ class CoinDetector:
             by_hand.append(touching)
             hand_like.append(np.inf if hand_look is None else
                              float(np.linalg.norm(colour - hand_look)))
-        kept = []
+        kept: list[tuple[tuple[float, float], np.ndarray, np.ndarray]] = []
         if hand_look is not None and len(resting):
             places_px = self.mapping.to_pixels(np.array([c for c, _ in resting], float)) \
                 - self.roi[:2]
-            kept = [(center_mm, colour) for (center_mm, look), px in zip(resting, places_px,
-                                                                          strict=True)
-                    if (colour := self._still_there(crop, gain, hands, px, look, hand_look))
-                    is not None]
+            kept = [(center_mm, colour, px) for (center_mm, look), px in
+                    zip(resting, places_px, strict=True)
+                    if (colour := self._still_there(crop, gain, hands, px - (ox, oy), look,
+                                                    hand_look)) is not None]
         full_hands = hands
         if to_hand is not None:
             (x0, y0), dist = to_hand
             h, w = dist.shape
             full_hands[y0:y0 + h, x0:x0 + w] |= cv2.compare(dist, self.coin_r_px, cv2.CMP_LT)
-        self._last = (crop, gain, full_hands, full_diff, shadow)
         found = self._located(centres, streaks_px, dirs, looks, conf, by_hand, hand_like)
+        px = np.asarray(centres, float).reshape(-1, 2)
         if kept:  # where they rest, whole and sharp, not by a hand (not held: `Tracker`)
             assert hand_look is not None
-            colours = np.array([colour for _, colour in kept])
+            colours = np.array([colour for _, colour, _ in kept])
             found = found.extended(Detections(
-                np.array([center for center, _ in kept], float),
+                np.array([center for center, _, _ in kept], float),
                 np.full(len(kept), self.layout.coin_mm / 2.0), look=colours,
                 hand_look=np.linalg.norm(colours - hand_look, axis=1)))
-        self._result = (found, full_hands, len(resting))
-        return found, full_hands
+            px = np.concatenate([px, [place for _, _, place in kept]])
+        return _Found(found, px, full_hands, hand_look, len(resting)), full_diff
+
+    def _cut_hands(self, box: tuple[slice, slice], last: _Found | None) -> np.ndarray | None:
+        """Where the last frame's hands cross the edge of a window (half resolution, in the
+        window): a hand's blob cut there, however small its part inside, is still a hand."""
+        H, W = self.table_mask.shape
+        if last is None or (box[0].start == 0 and box[1].start == 0 and box[0].stop == H
+                            and box[1].stop == W):
+            return None
+        cut = _max_pool(last.hands[box])
+        ring = np.zeros_like(cut)
+        if box[0].start > 0:
+            ring[0] = 255
+        if box[1].start > 0:
+            ring[:, 0] = 255
+        if box[0].stop < H:
+            ring[-1] = 255
+        if box[1].stop < W:
+            ring[:, -1] = 255
+        return cut & ring
 
     def _located(self, centres: list[tuple[float, float]], streaks: list[float],
                  dirs: list[tuple[float, float]], looks: list[np.ndarray], conf: list[float],
@@ -362,7 +462,7 @@ class CoinDetector:
 
     def _dark_streaks(self, crop: np.ndarray, gain: tuple[float, float, float],
                       shadow: np.ndarray, fg_half: np.ndarray,
-                      hands: np.ndarray
+                      hands: np.ndarray, background_u8: np.ndarray
                       ) -> list[tuple[tuple[slice, slice], np.ndarray, np.ndarray]]:
         """The "shadows" that are dark coins sliding, to put back into `full_diff`: for
         each, its box, its pixels there and their colour difference.
@@ -396,8 +496,8 @@ class CoinDetector:
             box = (slice(y * HALF, (y + h) * HALF), slice(x * HALF, (x + w) * HALF))
             whole = _doubled(part.view(np.uint8)) > 0
             dark = shadow[box] & whole[:shadow[box].shape[0], :shadow[box].shape[1]]
-            change = cv2.transform(cv2.absdiff(crop[box], _scaled(self._background_u8[box],
-                                                                  gain)), np.ones((1, 3)))
+            c0, c1, c2 = cv2.split(cv2.absdiff(crop[box], _scaled(background_u8[box], gain)))
+            change = cv2.add(cv2.add(c0, c1), c2)
             if float(change[dark].mean()) < DARK_STREAK_CHANGE * self.config.threshold:
                 continue  # the speckled fringe of a soft shadow, not a coin's solid streak
             if hands.any():
@@ -458,7 +558,8 @@ class CoinDetector:
         return up
 
     def _hands(self, diff: np.ndarray, labels: np.ndarray, stats: np.ndarray,
-               full_diff: np.ndarray) -> np.ndarray:
+               full_diff: np.ndarray, inside: np.ndarray, cut: np.ndarray | None
+               ) -> np.ndarray:
         """Hands and arms (255, full resolution), by hysteresis: a blob far bigger than a
         coin, or reaching past the table's edge, grown through every connected pixel of even
         a faint change, so that a sleeve nearly the cloth's colour stays in one piece and no
@@ -469,15 +570,22 @@ class CoinDetector:
         Seeds are found at half resolution (each pixel the 2×2 maximum).  There, what a seed
         grows through contains every full-resolution path (two touching pixels fall in the
         same or touching blocks), so the exact growth at full resolution runs only inside
-        it."""
+        it.
+
+        `inside`: the table, at half resolution; `cut`: where the last frame's hands cross
+        the edge of the window searched (None: the whole ROI is)."""
         hands = np.zeros(full_diff.shape, np.uint8)
         seeds = np.zeros(diff.shape, np.uint8)
-        inside = self._inside_half
         big_area = self.config.hand_area_coins * self.coin_area_px / HALF ** 2
         coin_sized = EDGE_COIN_AREAS * self.coin_area_px / HALF ** 2
         for k in range(1, len(stats)):
             x, y, w, h = stats[k, :4]
             big = stats[k, cv2.CC_STAT_AREA] > big_area
+            if cut is not None and cut[y:y + h, x:x + w].any():
+                blob = labels[y:y + h, x:x + w] == k
+                if cut[y:y + h, x:x + w][blob].any():  # a hand beyond the window's edge
+                    seeds[y:y + h, x:x + w][blob] = 255
+                    continue
             if not big and (inside[y:y + h, x:x + w].all()
                             or stats[k, cv2.CC_STAT_AREA] <= coin_sized):
                 continue  # within the table, or a coin on its edge (on a rim, put back)
@@ -709,15 +817,32 @@ class CoinDetector:
 
 
 @dataclass
+class _Found:
+    """One frame's finds, kept for the next (which keeps them where its image holds)."""
+
+    found: Detections
+    px: np.ndarray
+    """(N, 2) each detection's centre in the ROI's pixels."""
+    hands: np.ndarray
+    """The hands (ROI, 255 = hand)."""
+    hand_look: np.ndarray | None
+    """The hands' mean colour (None: no hand)."""
+    resting: int
+    """How many coins were at rest."""
+
+
+@dataclass
 class _Measured:
     """One blob's coins as measured at full resolution (kept while its image holds)."""
 
     blob: np.ndarray
     """Its half-resolution mask, in its box."""
     coins: list
-    """(area, cx, cy, streak, direction, colour, by hand) of each coin found in it."""
+    """(area, cx, cy, streak, direction, colour, by hand) of each coin found in it (centres
+    in the ROI's pixels)."""
     done: set
-    """The full-resolution components it measured (another blob reaching them skips them)."""
+    """The full-resolution components it measured (another blob reaching them skips them),
+    by their box in the ROI."""
     with_hands: bool
     """Whether a hand was in view (a coin with a fingertip is measured without the skin)."""
 
@@ -737,9 +862,11 @@ class _Patches:
     def __init__(self, detector: CoinDetector, crop: np.ndarray, diff: np.ndarray,
                  gain: tuple[float, float, float], hands: np.ndarray,
                  to_hand: tuple[tuple[int, int], np.ndarray] | None,
-                 hand_look: np.ndarray | None) -> None:
+                 hand_look: np.ndarray | None, origin: tuple[int, int] = (0, 0)) -> None:
         self.det, self.crop, self.diff, self.gain = detector, crop, diff, gain
         self.hands, self.to_hand, self.hand_look = hands, to_hand, hand_look
+        self.origin = origin
+        """Where the images given (a window) lie in the ROI (x, y px, even)."""
         """Hands (full resolution); box origin and distances to them (None: no hand);
         the hands' mean colour (0-1, gain removed)."""
         self.reach = detector._open.shape[0] - 1 + detector._close.shape[0] - 1 + 1
@@ -835,14 +962,16 @@ class _Patches:
         out, measured = [], {}
         with_hands = self.hand_look is not None
         reach = int(np.ceil(self.det._hand_reach_px)) + pad
+        ox, oy = self.origin
         for x, y, w, h, blob in candidates:
             box = (max(0, x * HALF - pad), max(0, y * HALF - pad),
                    min(W, (x + w) * HALF + pad), min(H, (y + h) * HALF + pad))
-            last = known.get((x, y, w, h))
+            key = (x + ox // HALF, y + oy // HALF, w, h)  # in the ROI's half resolution
+            last = known.get(key)
             if last is not None and self._holds(last, box, blob, fresh, with_hands, reach):
-                out += last.coins
+                out += [(area, cx - ox, cy - oy, *rest) for area, cx, cy, *rest in last.coins]
                 self.done |= last.done
-                measured[(x, y, w, h)] = last
+                measured[key] = last
                 continue
             edge = box[0] == 0 or box[1] == 0 or box[2] == W or box[3] == H
             (alone if edge else together).append((box, x, y, w, h, blob))
@@ -854,13 +983,17 @@ class _Patches:
             before = set(self.done)
             coins = self._coins_in(run, i, box, x, y, blob, mosaic=in_mosaic)
             out += coins
-            measured[(x, y, w, h)] = _Measured(blob, coins, self.done - before, with_hands)
+            measured[(x + ox // HALF, y + oy // HALF, w, h)] = _Measured(
+                blob, [(area, cx + ox, cy + oy, *rest) for area, cx, cy, *rest in coins],
+                self.done - before, with_hands)
         return out, measured
 
     def _holds(self, last: _Measured, box: tuple[int, int, int, int], blob: np.ndarray,
                fresh: np.ndarray, with_hands: bool, reach: int) -> bool:
         """Does a blob's last measurement hold in this frame?"""
-        if self.det._gate.any_in(fresh, box) or not np.array_equal(last.blob, blob):
+        ox, oy = self.origin
+        if self.det._gate.any_in(fresh, (box[0] + ox, box[1] + oy, box[2] + ox, box[3] + oy)) \
+                or not np.array_equal(last.blob, blob):
             return False
         x0, y0, x1, y1 = box
         if self.hands[max(0, y0 - reach):y1 + reach, max(0, x0 - reach):x1 + reach].any():
@@ -902,7 +1035,7 @@ class _Patches:
         for k in ks:
             bx, by, bw, bh, area = (int(v) for v in stats[k])
             gx, gy = x0 + bx - ox, y0 + by  # the component's box in the ROI
-            key = (gx, gy, bw, bh, area)
+            key = (gx + self.origin[0], gy + self.origin[1], bw, bh, area)  # in the ROI
             if key in self.done or area < 0.35 * det.coin_area_px:
                 continue
             self.done.add(key)

@@ -63,6 +63,12 @@ class Detections:
                             for name in ("center_mm", "radius_mm", "streak_mm", "streak_dir",
                                          "look", "confidence", "by_hand", "hand_look")))
 
+    def subset(self, keep: np.ndarray) -> Detections:
+        """The detections where `keep` (N bools) is true."""
+        return Detections(*(getattr(self, name)[keep] for name in
+                            ("center_mm", "radius_mm", "streak_mm", "streak_dir", "look",
+                             "confidence", "by_hand", "hand_look")))
+
     @staticmethod
     def empty() -> Detections:
         return Detections(np.zeros((0, 2)))
