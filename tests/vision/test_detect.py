@@ -357,3 +357,18 @@ def test_a_frame_that_changed_nowhere_has_the_last_frame_s_coins(
     first, _ = detector.detect(frame(coins, 13))
     again, _ = detector.detect(frame(coins, 14))  # another frame of the same scene
     assert np.array_equal(first.center_mm, again.center_mm)
+
+
+def test_a_finger_moving_at_its_tip_stays_a_hand_where_the_search_window_cuts_it(
+        detector: CoinDetector) -> None:
+    spots = start_spots(LAYOUT)
+    clear = frame({p: LIGHT_COIN for p in spots.values()}, 15)
+    # The whole finger is a hand by its size (20 coins' area as blobs are measured), but
+    # the window searched in the next frame, around its tip, holds 15 coins' area of it.
+    detector.config.hand_area_coins = 16.0
+    detector.detect(with_finger(clear, (120.0, -150.0)))
+    found, hands = detector.detect(with_finger(clear, (120.0, -110.0)))  # reaches further
+    assert len(found) == len(spots)  # no piece of the finger is a coin
+    tip = mapping().to_pixels(np.asarray([[120.0, -112.0]], float))[0] - detector.roi[:2]
+    base = mapping().to_pixels(np.asarray([[120.0, -300.0]], float))[0] - detector.roi[:2]
+    assert hands[round(tip[1]), round(tip[0])] and hands[round(base[1]), round(base[0])]
