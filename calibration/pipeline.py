@@ -48,14 +48,13 @@ from calibration.table_detect import (
     side_lines,
 )
 from calibration.tiles import Blob, DetectedTile, detect_tiles
+from referee.geometry import TILE_THICKNESS_MM
 from referee.layout import Layout
 
 RECTIFY_PX_PER_MM = 2.0
 """Resolution of the top-down image tiles are found in (0.5 mm pixels)."""
 RIM_RATIO = (1.015, 1.12)
 """Tiles this much too big through the cloth's edge mean a rim round it (up to ~50 mm)."""
-TILE_THICKNESS_MM = 4.5
-"""A piecepack tile's thickness (the simulator's too); a tower of 2 stands 9 mm high."""
 
 
 @dataclass

@@ -16,6 +16,8 @@ TILE_MM = 50.8
 """A piecepack tile is a 2-inch square."""
 COIN_DIAMETER_MM = 19.05
 """A piecepack coin is 3/4 inch across."""
+TILE_THICKNESS_MM = 4.5
+"""A piecepack tile's usual thickness (the simulator's too): a tower of 2 stands 9 mm high."""
 EPS_CONTACT_MM = 1.0
 EPS_PLACE_MM = 2.0
 

@@ -11,10 +11,13 @@ from referee.vision.detect import PixelMapping
 
 
 def mapping_from_profile(profile) -> PixelMapping:
-    """Pixels ↔ table mm from a `calibration.profile.CalibrationProfile` (and the lens centre,
-    when intrinsics were calibrated, for the parallax of raised faces)."""
+    """Pixels ↔ table mm from a `calibration.profile.CalibrationProfile` (and the lens centre
+    and the tiles' thickness, for the parallax of raised faces)."""
     plane = profile.plane
     camera = None if profile.camera_mm is None else np.asarray(profile.camera_mm, float)
+    if profile.tile_thickness_mm > 0:
+        return PixelMapping(plane.to_table_mm, plane.to_pixels, camera,
+                            profile.tile_thickness_mm)
     return PixelMapping(plane.to_table_mm, plane.to_pixels, camera)
 
 

@@ -26,6 +26,7 @@ import cv2
 import numpy as np
 from scipy.cluster.vq import kmeans2
 
+from referee.geometry import TILE_THICKNESS_MM
 from referee.layout import Layout
 from referee.vision.changes import ChangeGate
 from referee.vision.detections import Detections
@@ -61,10 +62,13 @@ measured at full resolution, each in its own box."""
 class PixelMapping:
     """What detection needs of a calibration: pixels → table mm and back, and the lens centre."""
 
-    def __init__(self, to_table_mm, to_pixels, camera_mm: np.ndarray | None = None) -> None:
+    def __init__(self, to_table_mm, to_pixels, camera_mm: np.ndarray | None = None,
+                 tile_thickness_mm: float = TILE_THICKNESS_MM) -> None:
         self.to_table_mm = to_table_mm
         self.to_pixels = to_pixels
         self.camera_mm = None if camera_mm is None else np.asarray(camera_mm, float)
+        self.tile_thickness_mm = tile_thickness_mm
+        """A tile layer's height: a coin on a tower is seen that much higher per layer."""
 
     def ground_mm(self, points_px: np.ndarray, height_mm: float) -> np.ndarray:
         """Table position under points seen `height_mm` above the cloth (parallax removed)."""
@@ -85,6 +89,8 @@ DARK_STREAK_CHANGE = 1.5
 any cast shadow's fringe."""
 DARK_STREAK_ELONGATION = 1.5
 """...and a streak: this many times longer than wide (a round shadow is no sliding coin)."""
+STREAK_WIDTH = 1.3
+"""A blob as big as a hand but no wider than this many coin diameters is a coin's streak."""
 SOLIDITY = 0.7
 """A coin's blob or streak fills at least this share of its convex hull."""
 SHADOW_REACH_MM = 80.0
@@ -136,6 +142,10 @@ class CoinDetector:
                                         np.hypot(*(centre[2] - centre[0]))]) / 10.0)
         self.coin_r_px = layout.coin_mm / 2.0 * self.px_per_mm
         self.coin_area_px = np.pi * self.coin_r_px ** 2
+        self._stacks = [(np.asarray(piece.footprint(), float),
+                         COIN_HEIGHT_MM + piece.layers * mapping.tile_thickness_mm)
+                        for piece in layout.pieces.values() if piece.is_stack]
+        """Each tower's or endpost's footprint, and how high a coin on it shows its face."""
         self._inside = self.table_mask > 0
         self.background: np.ndarray | None = None
         self._background_u8 = np.zeros((*self.table_mask.shape, 3), np.uint8)
@@ -186,18 +196,67 @@ class CoinDetector:
         """Start the empty-table model from a frame whose coins are at known places."""
         crop = self._crop(frame)
         hole = np.zeros(crop.shape[:2], np.uint8)
+        disc = np.zeros_like(hole)
         rx0, ry0, _, _ = self.roi
         for p in coins_mm:
             c = self.mapping.to_pixels(np.asarray([p], float))[0] - [rx0, ry0]
             cv2.circle(hole, (round(c[0]), round(c[1])),
                        int(np.ceil(self.coin_r_px + 3)), 255, -1)
+            cv2.circle(disc, (round(c[0]), round(c[1])),
+                       round(self.coin_r_px), 255, -1)
         radius = int(np.ceil(self.coin_r_px))
-        empty = cv2.inpaint(cv2.blur(crop, (3, 3)), hole, radius, cv2.INPAINT_TELEA)
+        blurred = cv2.blur(crop, (3, 3))
+        empty = cv2.inpaint(blurred, hole, radius, cv2.INPAINT_TELEA)
+        self._cloth_by_tiles(blurred, hole, disc, empty)
         self.background = empty.astype(np.float32)
         self._set_background(empty)
         self._gate.reset()
         self._result, self._gain_used, self._measured = None, None, {}
         self._measure_coins(frame, coins_mm)
+
+    def _cloth_by_tiles(self, blurred: np.ndarray, hole: np.ndarray, disc: np.ndarray,
+                        empty: np.ndarray) -> None:
+        """Learn the cloth that shows in a coin's hole beside a tile (in `empty`), in the
+        ring around the coin's disc (`disc`).
+
+        The hole is a little wider than the coin (it may stand a little off its spot), and
+        its fill takes the colours around it: beside a tile, the tile's.  The ring of cloth
+        between the coin and the tile then differed from the model as much as the coin did,
+        joined its blob and pulled its centre toward the tile by up to 2 mm (fast-flick,
+        look 109).  A fill from the cloth alone (the tiles near the holes left out of what
+        it draws from) tells that ring, which reads as the cloth, from the coin."""
+        near = cv2.dilate(hole, None, iterations=int(np.ceil(2 * self.coin_r_px)))
+        tiles = np.zeros_like(hole)
+        for piece in self.layout.pieces.values():
+            corners = self._seen(piece.footprint(), piece.layers * self.mapping.tile_thickness_mm)
+            hull = cv2.convexHull(np.round(corners - self.roi[:2]).astype(np.int32))
+            cv2.fillConvexPoly(tiles, hull, 255)
+        tiles = cv2.dilate(tiles, None) & near
+        if not (tiles & cv2.dilate(hole, None, iterations=3)).any():
+            return  # no hole beside a tile
+        cloth = cv2.inpaint(blurred, hole | tiles, int(np.ceil(self.coin_r_px)),
+                            cv2.INPAINT_TELEA)
+        c0, c1, c2 = cv2.split(cv2.absdiff(blurred, cloth))
+        reads_cloth = cv2.compare(cv2.add(cv2.add(c0, c1), c2), self.config.threshold,
+                                  cv2.CMP_LE)
+        c0, c1, c2 = cv2.split(cv2.absdiff(empty, cloth))
+        bled = cv2.compare(cv2.add(cv2.add(c0, c1), c2), self.config.threshold // 2,
+                           cv2.CMP_GT)
+        fill = (hole > 0) & (tiles == 0)
+        empty[fill & (bled > 0)] = cloth[fill & (bled > 0)]
+        learn = fill & (disc == 0) & (reads_cloth > 0)
+        empty[learn] = blurred[learn]
+
+    def _seen(self, footprint: Sequence[tuple[float, float]], height_mm: float) -> np.ndarray:
+        """Where a tile stack shows in the image (px): its footprint's corners, and those of
+        its top, `height_mm` up (its side shows between them)."""
+        base = np.asarray(footprint, float)
+        c = self.mapping.camera_mm
+        if c is None:
+            return self.mapping.to_pixels(base)
+        # The top's corner is seen where the ray through it meets the cloth.
+        top = c[:2] + (base - c[:2]) * (c[2] / (c[2] - height_mm))
+        return self.mapping.to_pixels(np.concatenate([base, top]))
 
     def _measure_coins(self, frame: np.ndarray, coins_mm: Iterable[tuple[float, float]]) -> None:
         """A coin's area as this detector sees it (blur, threshold, shadow, side and all).
@@ -432,6 +491,10 @@ class CoinDetector:
         rx0, ry0, _, _ = self.roi
         px = np.asarray(centres, float).reshape(-1, 2) + np.array([rx0, ry0], float)
         mm = self.mapping.ground_mm(px, COIN_HEIGHT_MM)
+        for footprint, height in self._stacks:  # a coin on a tower shows its face higher
+            on = _in_convex(mm, footprint)
+            if on.any():
+                mm[on] = self.mapping.ground_mm(px[on], height)
         # The streak's direction on the table (the image's rows run south, and the camera
         # may be turned): the table points a pixel either side of the centre along it.
         along = np.asarray(dirs, float).reshape(-1, 2)
@@ -586,10 +649,12 @@ class CoinDetector:
                 if cut[y:y + h, x:x + w][blob].any():  # a hand beyond the window's edge
                     seeds[y:y + h, x:x + w][blob] = 255
                     continue
-            if not big and (inside[y:y + h, x:x + w].all()
-                            or stats[k, cv2.CC_STAT_AREA] <= coin_sized):
+            within = bool(inside[y:y + h, x:x + w].all())
+            if not big and (within or stats[k, cv2.CC_STAT_AREA] <= coin_sized):
                 continue  # within the table, or a coin on its edge (on a rim, put back)
             blob = labels[y:y + h, x:x + w] == k
+            if within and self._streak(blob):
+                continue  # a fast coin's streak (maybe into a resting coin), not a hand
             if big or (blob & ~inside[y:y + h, x:x + w]).sum() > 0.3 * blob.sum():
                 seeds[y:y + h, x:x + w][blob] = 255
         if not seeds.any():
@@ -613,6 +678,19 @@ class CoinDetector:
         count, grown_full = cv2.connectedComponents(faint_full, connectivity=8)
         hands[box] = _labelled(grown_full, count, seeds_full)
         return hands
+
+    def _streak(self, blob: np.ndarray) -> bool:
+        """Is a big half-resolution blob a coin's streak: a solid bar no wider than a coin?
+        A coin flicked at 3 m/s blurs over 90 mm in a 30 fps frame, five coins' area with a
+        resting coin it runs into (fast-flick, look 109, frame 61), while a hand is wider
+        than a coin across its palm."""
+        if not _solid(blob):
+            return False
+        m = cv2.moments(blob.view(np.uint8), binaryImage=True)
+        spread = np.linalg.eigvalsh(np.array([[m["mu20"], m["mu11"]], [m["mu11"], m["mu02"]]])
+                                    / max(m["m00"], 1.0))
+        width = np.sqrt(12.0 * max(float(spread[0]), 0.0))  # a uniform bar's full width
+        return width <= STREAK_WIDTH * 2.0 * self.coin_r_px / HALF
 
     def forget(self, point_mm: tuple[float, float]) -> bool:
         """Take the last frame as the empty table in a coin's disc around `point_mm`; say
@@ -1079,6 +1157,14 @@ def _scaled(image: np.ndarray, gain: tuple[float, float, float]) -> np.ndarray:
     (OpenCV's per-channel scalar path is several times slower)."""
     return cv2.merge([cv2.convertScaleAbs(plane, alpha=g)
                       for plane, g in zip(cv2.split(image), gain, strict=True)])
+
+
+def _in_convex(points: np.ndarray, polygon: np.ndarray) -> np.ndarray:
+    """(N,) True for the points inside a convex polygon (either winding)."""
+    edges = np.roll(polygon, -1, axis=0) - polygon
+    rel = points[:, None, :] - polygon[None]
+    cross = edges[None, :, 0] * rel[..., 1] - edges[None, :, 1] * rel[..., 0]
+    return (cross >= 0).all(axis=1) | (cross <= 0).all(axis=1)
 
 
 def _labelled(labels: np.ndarray, count: int, under: np.ndarray) -> np.ndarray:

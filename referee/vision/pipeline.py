@@ -30,6 +30,7 @@ from referee.vision.capture import Frame
 from referee.vision.detect import CoinDetector, DetectorConfig, PixelMapping
 from referee.vision.kalman import MotionModel
 from referee.vision.reconstruct import FlickWindow, reconstruct
+from referee.vision.reidentify import closest_approach, exchanged
 from referee.vision.track import RESTING_MM_S, Tracker
 from referee.vision.trajectory import Motion, Slide
 from referee.vision.windows import find_windows
@@ -136,6 +137,8 @@ class Pipeline:
         flick moved them meanwhile (decided when the flick window closes)."""
         self.faces = faces
         """The coins' faces of this table; None: no face is read, no `face` event."""
+        self.looks_now: dict[str, np.ndarray] = {}
+        """Each coin's look in the last frame it was seen sharp and apart from any hand."""
         self.up: dict[str, str] = {c: c for c in self.spots}
         """The face each coin is believed to show (its setup face until a flip is read)."""
         self.to_read: dict[str, float] = {}
@@ -199,6 +202,8 @@ class Pipeline:
                                               hidden.from_mm, p))
                     self.last_activity = frame.t  # it may still be sliding out
             self.tracks[coin].append((frame.t, p[0], p[1]))
+            if detections.streak_mm[j] <= detections.radius_mm[j] and not detections.by_hand[j]:
+                self.looks_now[coin] = detections.look[j]
         if not hands.any():
             self._learn_vacated()
         self.detector.adapt(track.position_mm for track in self.tracker.tracks.values()
@@ -207,6 +212,8 @@ class Pipeline:
         if moving:
             self.last_activity = frame.t
             self.active = True
+        elif self.active:
+            self._reidentify()  # all rest: their looks are sharp again
         if (self.active or self.placed) and self._accounted(hands) and \
                 frame.t - self.last_activity >= self.config.dwell_s:
             out += self._close(frame.t)
@@ -354,6 +361,28 @@ class Pipeline:
         for coin, obs in self.tracks.items():
             self.tracks[coin] = [o for o in obs if o[0] >= t - self.config.history_s]
         return out
+
+    def _reidentify(self) -> None:
+        """Give back their names to coins that exchanged them in this flick (`reidentify`),
+        as soon as all rest: only coins seen in the last frame, with a look read there."""
+        assert self.tracker is not None
+        latest = max((obs[-1][0] for obs in self.tracks.values() if obs), default=None)
+        moved = [c for c, obs in self.tracks.items()
+                 if obs and obs[-1][0] == latest and c not in self.hidden_since
+                 and math.dist(obs[-1][1:], next((o[1:] for o in obs
+                                                  if o[0] > self.closed_until), obs[-1][1:]))
+                 > PLACE_MOVE_MM and self.tracker.tracks[c].speed_mm_s < RESTING_MM_S]
+        looks = {c: track.look for c, track in self.tracker.tracks.items()
+                 if track.look is not None}
+        for a, b in exchanged(moved, self.looks_now, looks):
+            since = closest_approach(self.tracks[a], self.tracks[b], self.closed_until)
+            obs_a, obs_b = self.tracks[a], self.tracks[b]
+            self.tracks[a] = [o for o in obs_a if o[0] <= since] + \
+                [o for o in obs_b if o[0] > since]
+            self.tracks[b] = [o for o in obs_b if o[0] <= since] + \
+                [o for o in obs_a if o[0] > since]
+            self.tracker.exchange(a, b, since)
+            self.looks_now[a], self.looks_now[b] = self.looks_now[b], self.looks_now[a]
 
     def _with_hidden(self, windows: list[FlickWindow], hidden: dict[str, Motion],
                      t: float) -> list[FlickWindow]:

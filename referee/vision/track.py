@@ -163,6 +163,20 @@ class Tracker:
         self._previous = np.delete(detections.center_mm, taken, axis=0)
         return assigned
 
+    def exchange(self, a: str, b: str, since: float) -> None:
+        """Give coins `a` and `b` each other's belief and their observations after `since`:
+        the tracker had swapped their names then (`reidentify`)."""
+        ta, tb = self.tracks[a], self.tracks[b]
+        for name in ("filter", "last_seen", "hidden", "gone"):
+            va, vb = getattr(ta, name), getattr(tb, name)
+            setattr(ta, name, vb)
+            setattr(tb, name, va)
+        before_a = [o for o in ta.observations if o.t <= since]
+        before_b = [o for o in tb.observations if o.t <= since]
+        ta.observations, tb.observations = (
+            before_a + [o for o in tb.observations if o.t > since],
+            before_b + [o for o in ta.observations if o.t > since])
+
     def _fingered(self, detections: Detections, coins: list[str]
                   ) -> tuple[set[int], set[str]]:
         """Detections that are a resting coin seen with a fingertip merged into it, and

@@ -372,3 +372,56 @@ def test_a_finger_moving_at_its_tip_stays_a_hand_where_the_search_window_cuts_it
     tip = mapping().to_pixels(np.asarray([[120.0, -112.0]], float))[0] - detector.roi[:2]
     base = mapping().to_pixels(np.asarray([[120.0, -300.0]], float))[0] - detector.roi[:2]
     assert hands[round(tip[1]), round(tip[0])] and hands[round(base[1]), round(base[0])]
+
+
+TILE_WHITE = (235, 238, 240)
+
+
+def with_towers(image: np.ndarray) -> np.ndarray:
+    """The layout's towers drawn as white squares (each coin starts 9.5 mm from one)."""
+    out = image.copy()
+    for piece in LAYOUT.pieces.values():
+        if piece.is_stack:
+            corners = mapping().to_pixels(np.asarray(piece.footprint(), float))
+            cv2.fillConvexPoly(out, np.round(corners).astype(np.int32), TILE_WHITE)
+    return out
+
+
+def test_a_coin_beside_a_tower_is_found_at_its_centre() -> None:
+    spots = start_spots(LAYOUT)
+    red = {p: (40, 40, 160) for p in spots.values()}
+    det = CoinDetector(mapping(), LAYOUT, SIZE)
+    det.learn_empty_table(with_towers(frame(red, 0)), spots.values())
+    found, _ = det.detect(with_towers(frame(red, 16)))
+    assert len(found) == len(spots)  # (the empty table filled from the tower: 0.3-0.65 mm)
+    assert max(nearest(found.center_mm, p) for p in spots.values()) < 0.2
+
+
+def test_a_coin_on_a_tower_is_placed_under_its_raised_face() -> None:
+    camera = np.array([0.0, 0.0, 1000.0])  # straight above the table's centre, 1 m up
+    on_tower = mapping_with(camera)
+    spots = start_spots(LAYOUT)
+    det = CoinDetector(on_tower, LAYOUT, SIZE)
+    det.learn_empty_table(frame({p: LIGHT_COIN for p in spots.values()}, 0), spots.values())
+    tower = LAYOUT.pieces["tower-4"]
+    top = COIN_HEIGHT_MM + tower.layers * on_tower.tile_thickness_mm
+    seen = tuple(np.asarray(tower.center_mm) * camera[2] / (camera[2] - top))  # nearer the edge
+    found, _ = det.detect(frame({p: LIGHT_COIN for p in spots.values()} | {seen: LIGHT_COIN}, 17))
+    assert nearest(found.center_mm, tower.center_mm) < 0.3
+
+
+def mapping_with(camera_mm: np.ndarray) -> PixelMapping:
+    plain = mapping()
+    return PixelMapping(plain.to_table_mm, plain.to_pixels, camera_mm)
+
+
+def test_a_coin_s_long_streak_into_a_resting_coin_is_no_hand(detector: CoinDetector) -> None:
+    spots = start_spots(LAYOUT)
+    image = frame({p: LIGHT_COIN for p in spots.values()}, 18)
+    a = mapping().to_pixels(np.asarray([[100.0, -9.5]], float))[0]  # 110 mm long, a coin
+    b = mapping().to_pixels(np.asarray([[200.0, 9.5]], float))[0]  # wide, into arms' disc
+    cv2.rectangle(image, tuple(np.round(a).astype(int)), tuple(np.round(b).astype(int)),
+                  LIGHT_COIN, -1)
+    found, hands = detector.detect(image)
+    assert not hands.any()
+    assert found.streak_mm.max() > 50.0

@@ -1,0 +1,63 @@
+"""Coins that exchanged identities in a collision, told apart by their looks once they rest.
+
+Two coins that meet within a frame (a strike whose struck coin hits a tower and rebounds into
+the striker) leave as two blurred blobs whose looks say little, and the tracker may give each
+the other's name (fast-flick, look 108: Suns and Arms).  Once they rest, their looks are
+sharp again: a coin reads within about 0.01 of its session-start look (the mean colour,
+each channel 0-1), another suit's coin 0.05 and more from it.  When the two resting coins'
+looks fit the names the other way round far better, the names are exchanged from the time
+the two came closest (the collision), before the flick is reconstructed.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+SWAP_RATIO = 0.5
+"""The exchanged names must fit the looks this much better (sum of the two distances)."""
+SWAP_FIT = 0.04
+"""...and each coin must read this near the other's look: a clear fit, not the lesser of
+two poor ones..."""
+SWAP_GAIN = 0.05
+"""...and the sum must fall by this much: a knight and its own guard read 0.01-0.03 apart,
+so no reading tells them apart (the faces do: `Pipeline._twin_holds`)."""
+
+
+def exchanged(moved: Sequence[str], looks_now: Mapping[str, np.ndarray],
+              looks_start: Mapping[str, np.ndarray]) -> list[tuple[str, str]]:
+    """The pairs among the coins that moved whose resting looks fit each other's names
+    (best fit first; a coin is in one pair at most)."""
+    coins = [c for c in moved if c in looks_now and c in looks_start]
+
+    def d(now: str, name: str) -> float:
+        return float(np.linalg.norm(np.asarray(looks_now[now]) - np.asarray(looks_start[name])))
+
+    candidates = []
+    for i, a in enumerate(coins):
+        for b in coins[i + 1:]:
+            keep, swap = d(a, a) + d(b, b), d(a, b) + d(b, a)
+            if swap < SWAP_RATIO * keep and keep - swap > SWAP_GAIN and \
+                    max(d(a, b), d(b, a)) < SWAP_FIT:
+                candidates.append((swap / max(keep, 1e-9), a, b))
+    pairs: list[tuple[str, str]] = []
+    taken: set[str] = set()
+    for _, a, b in sorted(candidates):
+        if a not in taken and b not in taken:
+            pairs.append((a, b))
+            taken |= {a, b}
+    return pairs
+
+
+def closest_approach(a: Sequence[tuple[float, float, float]],
+                     b: Sequence[tuple[float, float, float]], since: float) -> float:
+    """When two coins' observations (t, x, y) after `since` came closest (frames both were
+    seen in); `since` if they never were seen together."""
+    at_b = {t: (x, y) for t, x, y in b if t > since}
+    best, when = math.inf, since
+    for t, x, y in a:
+        if t in at_b and (gap := math.dist((x, y), at_b[t])) < best:
+            best, when = gap, t
+    return when
