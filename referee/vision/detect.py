@@ -28,7 +28,7 @@ from scipy.cluster.vq import kmeans2
 
 from referee.geometry import TILE_THICKNESS_MM
 from referee.layout import Layout
-from referee.vision.changes import ChangeGate
+from referee.vision.changes import ChangeGate, channel_sum, colour_distance
 from referee.vision.detections import Detections
 
 COIN_HEIGHT_MM = 3.0
@@ -150,10 +150,10 @@ class CoinDetector:
         self.background: np.ndarray | None = None
         self._background_u8 = np.zeros((*self.table_mask.shape, 3), np.uint8)
         self._saturated = np.zeros_like(self._background_u8)
-        self._exposure: tuple[tuple[float, float, float], np.ndarray] | None = None
-        """The empty table scaled by the gain in use, and that gain."""
         """255 where a channel of the empty table is clipped at white: its true value is
         unknown, so when the exposure falls it may stay white (only darker is a change)."""
+        self._exposure: tuple[tuple[float, float, float], np.ndarray] | None = None
+        """The gain in use, and the empty table scaled by it."""
         self._frames = 0
         self._adapted_at = 0
         self._last: tuple[np.ndarray, tuple[float, float, float], np.ndarray, np.ndarray,
@@ -216,15 +216,16 @@ class CoinDetector:
 
     def _cloth_by_tiles(self, blurred: np.ndarray, hole: np.ndarray, disc: np.ndarray,
                         empty: np.ndarray) -> None:
-        """Learn the cloth that shows in a coin's hole beside a tile (in `empty`), in the
-        ring around the coin's disc (`disc`).
+        """Mend the empty table (`empty`) in the coins' start holes beside a tile.
 
         The hole is a little wider than the coin (it may stand a little off its spot), and
         its fill takes the colours around it: beside a tile, the tile's.  The ring of cloth
         between the coin and the tile then differed from the model as much as the coin did,
         joined its blob and pulled its centre toward the tile by up to 2 mm (fast-flick,
-        look 109).  A fill from the cloth alone (the tiles near the holes left out of what
-        it draws from) tells that ring, which reads as the cloth, from the coin."""
+        look 109).  A fill from the cloth alone (the tiles near the holes, their raised tops
+        and sides, left out of what it draws from) replaces the first where the tile bled
+        into it, and in the ring around the coin's disc (`disc`) the pixels that read as
+        that cloth are the cloth itself, seen in the frame."""
         near = cv2.dilate(hole, None, iterations=int(np.ceil(2 * self.coin_r_px)))
         tiles = np.zeros_like(hole)
         for piece in self.layout.pieces.values():
@@ -236,11 +237,9 @@ class CoinDetector:
             return  # no hole beside a tile
         cloth = cv2.inpaint(blurred, hole | tiles, int(np.ceil(self.coin_r_px)),
                             cv2.INPAINT_TELEA)
-        c0, c1, c2 = cv2.split(cv2.absdiff(blurred, cloth))
-        reads_cloth = cv2.compare(cv2.add(cv2.add(c0, c1), c2), self.config.threshold,
+        reads_cloth = cv2.compare(colour_distance(blurred, cloth), self.config.threshold,
                                   cv2.CMP_LE)
-        c0, c1, c2 = cv2.split(cv2.absdiff(empty, cloth))
-        bled = cv2.compare(cv2.add(cv2.add(c0, c1), c2), self.config.threshold // 2,
+        bled = cv2.compare(colour_distance(empty, cloth), self.config.threshold // 2,
                            cv2.CMP_GT)
         fill = (hole > 0) & (tiles == 0)
         empty[fill & (bled > 0)] = cloth[fill & (bled > 0)]
@@ -318,16 +317,16 @@ class CoinDetector:
         for rows, cols in self._regions:
             self._measure_region(raw, rows, cols, gain)
         box = self._window(fresh) if last is not None else None
-        result, diff = self._find(box, resting, gain, fresh, last)
+        result, read = self._find(box, resting, gain, fresh, last)
+        diff = self._diff
         if box is not None:
             assert last is not None
             result = self._merged(box, result, last)
-            if diff is not self._diff[box]:  # dark streaks put back in this frame's reading
-                whole = self._diff.copy()
-                whole[box] = diff
-                diff = whole
-            else:
-                diff = self._diff
+            if read is not None:  # dark streaks put back in this frame's reading
+                diff = self._diff.copy()
+                diff[box] = read
+        elif read is not None:
+            diff = read
         self._last = (self._blurred, gain, result.hands, diff, self._shadows)
         self._result = result
         return result.found, result.hands
@@ -385,9 +384,10 @@ class CoinDetector:
     def _find(self, box: tuple[slice, slice] | None,
               resting: Sequence[tuple[tuple[float, float], np.ndarray]],
               gain: tuple[float, float, float], fresh: np.ndarray, last: _Found | None
-              ) -> tuple[_Found, np.ndarray]:
+              ) -> tuple[_Found, np.ndarray | None]:
         """Blobs, hands and coins in a box of the ROI (None: the whole), from the kept
-        difference; and the difference as read (dark streaks put back)."""
+        difference; and the box's difference as read when dark streaks were put back into
+        it (None: as kept)."""
         box = box or (slice(0, self.table_mask.shape[0]), slice(0, self.table_mask.shape[1]))
         oy, ox = box[0].start, box[1].start
         crop, full_diff, shadow = self._blurred[box], self._diff[box], self._shadows[box]
@@ -461,7 +461,8 @@ class CoinDetector:
                 np.full(len(kept), self.layout.coin_mm / 2.0), look=colours,
                 hand_look=np.linalg.norm(colours - hand_look, axis=1)))
             px = np.concatenate([px, [place for _, _, place in kept]])
-        return _Found(found, px, full_hands, hand_look, len(resting)), full_diff
+        return (_Found(found, px, full_hands, hand_look, len(resting)),
+                full_diff if streaks else None)
 
     def _cut_hands(self, box: tuple[slice, slice], last: _Found | None) -> np.ndarray | None:
         """Where the last frame's hands cross the edge of a window (half resolution, in the
@@ -559,8 +560,7 @@ class CoinDetector:
             box = (slice(y * HALF, (y + h) * HALF), slice(x * HALF, (x + w) * HALF))
             whole = _doubled(part.view(np.uint8)) > 0
             dark = shadow[box] & whole[:shadow[box].shape[0], :shadow[box].shape[1]]
-            c0, c1, c2 = cv2.split(cv2.absdiff(crop[box], _scaled(background_u8[box], gain)))
-            change = cv2.add(cv2.add(c0, c1), c2)
+            change = colour_distance(crop[box], _scaled(background_u8[box], gain))
             if float(change[dark].mean()) < DARK_STREAK_CHANGE * self.config.threshold:
                 continue  # the speckled fringe of a soft shadow, not a coin's solid streak
             if hands.any():
@@ -751,8 +751,7 @@ class CoinDetector:
         the empty table at its exposure (`bg`)."""
         change = cv2.absdiff(blurred, bg)
         cv2.copyTo(cv2.subtract(bg, blurred), saturated, change)  # clipped: darker only
-        c0, c1, c2 = cv2.split(change)
-        diff = cv2.add(cv2.add(c0, c1), c2)  # L1 colour distance (saturated at 255)
+        diff = channel_sum(change)  # L1 colour distance (saturated at 255)
         shadow = self._shadow(blurred, bg, diff)
         diff[shadow] = 0
         return diff, shadow
@@ -831,8 +830,8 @@ class CoinDetector:
             before = self._background_u8[box].copy()
             self._set_background(cv2.convertScaleAbs(self.background[box]), box)
             # Where the empty table moved by more than two levels, the difference is stale.
-            c0, c1, c2 = cv2.split(cv2.absdiff(before, self._background_u8[box]))
-            moved[box] = cv2.compare(cv2.add(cv2.add(c0, c1), c2), 2, cv2.CMP_GT)
+            moved[box] = cv2.compare(colour_distance(before, self._background_u8[box]), 2,
+                                     cv2.CMP_GT)
         self._gate.touch(moved)
 
     def _measure(self, filled: np.ndarray, weights: np.ndarray, area: float

@@ -30,7 +30,7 @@ from referee.vision.capture import Frame
 from referee.vision.detect import CoinDetector, DetectorConfig, PixelMapping
 from referee.vision.kalman import MotionModel
 from referee.vision.reconstruct import FlickWindow, reconstruct
-from referee.vision.reidentify import closest_approach, exchanged
+from referee.vision.reidentify import closest_approach, exchange_after, exchanged
 from referee.vision.track import RESTING_MM_S, Tracker
 from referee.vision.trajectory import Motion, Slide
 from referee.vision.windows import find_windows
@@ -367,20 +367,20 @@ class Pipeline:
         as soon as all rest: only coins seen in the last frame, with a look read there."""
         assert self.tracker is not None
         latest = max((obs[-1][0] for obs in self.tracks.values() if obs), default=None)
-        moved = [c for c, obs in self.tracks.items()
-                 if obs and obs[-1][0] == latest and c not in self.hidden_since
-                 and math.dist(obs[-1][1:], next((o[1:] for o in obs
-                                                  if o[0] > self.closed_until), obs[-1][1:]))
-                 > PLACE_MOVE_MM and self.tracker.tracks[c].speed_mm_s < RESTING_MM_S]
+        moved = []
+        for coin, obs in self.tracks.items():
+            if not obs or obs[-1][0] != latest or coin in self.hidden_since or \
+                    self.tracker.tracks[coin].speed_mm_s >= RESTING_MM_S:
+                continue
+            first = next((o for o in obs if o[0] > self.closed_until), obs[-1])
+            if math.dist(first[1:], obs[-1][1:]) > PLACE_MOVE_MM:
+                moved.append(coin)
         looks = {c: track.look for c, track in self.tracker.tracks.items()
                  if track.look is not None}
         for a, b in exchanged(moved, self.looks_now, looks):
             since = closest_approach(self.tracks[a], self.tracks[b], self.closed_until)
-            obs_a, obs_b = self.tracks[a], self.tracks[b]
-            self.tracks[a] = [o for o in obs_a if o[0] <= since] + \
-                [o for o in obs_b if o[0] > since]
-            self.tracks[b] = [o for o in obs_b if o[0] <= since] + \
-                [o for o in obs_a if o[0] > since]
+            self.tracks[a], self.tracks[b] = exchange_after(self.tracks[a], self.tracks[b],
+                                                            since, lambda o: o[0])
             self.tracker.exchange(a, b, since)
             self.looks_now[a], self.looks_now[b] = self.looks_now[b], self.looks_now[a]
 

@@ -12,9 +12,12 @@ the two came closest (the collision), before the flick is reconstructed.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import TypeVar
 
 import numpy as np
+
+T = TypeVar("T")
 
 SWAP_RATIO = 0.5
 """The exchanged names must fit the looks this much better (sum of the two distances)."""
@@ -61,3 +64,10 @@ def closest_approach(a: Sequence[tuple[float, float, float]],
         if t in at_b and (gap := math.dist((x, y), at_b[t])) < best:
             best, when = gap, t
     return when
+
+
+def exchange_after(a: Sequence[T], b: Sequence[T], since: float, t: Callable[[T], float]
+                   ) -> tuple[list[T], list[T]]:
+    """Two coins' observations with those after `since` (by `t`) exchanged."""
+    return ([o for o in a if t(o) <= since] + [o for o in b if t(o) > since],
+            [o for o in b if t(o) <= since] + [o for o in a if t(o) > since])

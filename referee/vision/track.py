@@ -29,6 +29,7 @@ from scipy.optimize import linear_sum_assignment
 
 from referee.vision.detections import Detections
 from referee.vision.kalman import CoinFilter, MotionModel
+from referee.vision.reidentify import exchange_after
 
 GATE_CHI2 = 18.4
 """χ² with 2 degrees of freedom at 99.99 %: a detection outside is not this coin's."""
@@ -171,11 +172,8 @@ class Tracker:
             va, vb = getattr(ta, name), getattr(tb, name)
             setattr(ta, name, vb)
             setattr(tb, name, va)
-        before_a = [o for o in ta.observations if o.t <= since]
-        before_b = [o for o in tb.observations if o.t <= since]
-        ta.observations, tb.observations = (
-            before_a + [o for o in tb.observations if o.t > since],
-            before_b + [o for o in ta.observations if o.t > since])
+        ta.observations, tb.observations = exchange_after(ta.observations, tb.observations,
+                                                          since, lambda o: o.t)
 
     def _fingered(self, detections: Detections, coins: list[str]
                   ) -> tuple[set[int], set[str]]:
