@@ -31,12 +31,14 @@ SETTLE_FRAMES = 3
 """A changed tile is measured again this many frames after it last changed: a coin slows to
 a stop by less than a pixel a frame, and its last position must be measured, not kept."""
 NEIGHBOURS = np.ones((3, 3), np.uint8)
+"""A changed tile's eight neighbours are measured with it."""
 REFRESH_EVERY = 30
 """Every tile is measured again at least this often (frames)."""
 
 
 class ChangeGate:
-    """The tiles of an image (one region of interest) to measure again in each frame."""
+    """The tiles of an image (one region of interest) to measure again in each frame;
+    `threshold` is the least change of a pixel that counts (the sum over its channels)."""
 
     def __init__(self, shape: tuple[int, int], threshold: int) -> None:
         h, w = shape
