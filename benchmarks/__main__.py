@@ -32,10 +32,13 @@ QUICK = [Clip("strike", 100)]
 
 
 def full_clips(looks: int) -> list[Clip]:
-    """Each scenario in `looks` looks of its own (no two clips share a look), at 720p30; and
-    gate-run at 1080p30 for speed and accuracy at the larger size."""
+    """Each scenario in `looks` looks of its own (no two clips share a look), at 720p30;
+    gate-run at 1080p30 for speed and accuracy at the larger size; and gate-run and
+    fast-flick at 720p60, the rate the issue's tighter moving-coin figure is set for."""
     clips = [Clip(s, 100 + looks * i + k) for i, s in enumerate(SCENARIOS) for k in range(looks)]
-    return [*clips, Clip("gate-run", 100, (1920, 1080))]
+    return [*clips, Clip("gate-run", 100, (1920, 1080)),
+            Clip("gate-run", 100, fps=60.0),
+            Clip("fast-flick", 100 + len(SCENARIOS) * looks, fps=60.0)]
 
 
 def one_core(core: int | None = None) -> None:

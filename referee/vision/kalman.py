@@ -135,11 +135,13 @@ class CoinFilter:
         self.x = np.array([z[0], z[1], velocity[0], velocity[1]])
         self.P = np.diag([self.model.r_mm ** 2] * 2 + [150.0 ** 2] * 2)
 
-    def mahalanobis2(self, t: float, z: np.ndarray) -> np.ndarray | float:
+    def mahalanobis2(self, t: float, z: np.ndarray, at: np.ndarray | None = None
+                     ) -> np.ndarray | float:
         """Squared Mahalanobis distance of one measurement (2,) or of many (N, 2) to the
-        prediction at t (the prediction is made once for all of them)."""
+        prediction at t (the prediction is made once for all of them); `at`: the predicted
+        position replaced (where the coin must have stopped), its spread kept."""
         x, P = self.predicted(t)
-        y = np.asarray(z, float) - H @ x
+        y = np.asarray(z, float) - (H @ x if at is None else np.asarray(at, float))
         S_inv = np.linalg.inv(H @ P @ H.T + self.R)
         d2 = np.einsum("...i,ij,...j->...", y, S_inv, y)
         return float(d2) if y.ndim == 1 else d2
