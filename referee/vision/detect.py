@@ -128,6 +128,7 @@ class CoinDetector:
         self.mapping = mapping
         self.layout = layout
         self.config = config or DetectorConfig()
+        self.image_size = (int(image_size[0]), int(image_size[1]))
         w, h = image_size
         table_px = mapping.to_pixels(np.asarray(layout.table, float))
         margin = 24  # a band around the table: arms reach in from there
@@ -300,6 +301,9 @@ class CoinDetector:
         the last frame's result."""
         if self.background is None:
             raise RuntimeError("learn_empty_table() first")
+        if frame.shape[1::-1] != self.image_size:
+            raise ValueError(f"a {frame.shape[1]}×{frame.shape[0]} frame, but the camera was "
+                             f"calibrated at {self.image_size[0]}×{self.image_size[1]}")
         raw = self._crop(frame)
         fresh = self._gate.update(raw)
         last = self._result

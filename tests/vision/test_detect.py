@@ -425,3 +425,9 @@ def test_a_coin_s_long_streak_into_a_resting_coin_is_no_hand(detector: CoinDetec
     found, hands = detector.detect(image)
     assert not hands.any()
     assert found.streak_mm.max() > 50.0
+
+
+def test_a_frame_of_another_size_than_the_calibration_s_is_refused(
+        detector: CoinDetector) -> None:
+    with pytest.raises(ValueError, match="calibrated at 1280×720"):
+        detector.detect(np.zeros((480, 640, 3), np.uint8))
