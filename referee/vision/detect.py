@@ -100,6 +100,8 @@ STILL_THERE_LOOK = 0.06
 """A resting coin's disc reads this near its look while the coin is there (a coin at rest
 reads within 0.02-0.04 of its session-start look; a quarter of it uncovered, or a finger
 over it, moves the reading by 0.1 and more)."""
+LIGHTEST_SHADE = 0.85
+"""...compared with its look dimmed by up to this share of the light (an arm's shade)."""
 HAND_COLOUR_RATIO = 3.0
 """...and this many times nearer its look than the hands' colour."""
 EDGE_COIN_AREAS = 2.0
@@ -448,8 +450,9 @@ class CoinDetector:
                 - self.roi[:2]
             kept = [(center_mm, colour, px) for (center_mm, look), px in
                     zip(resting, places_px, strict=True)
-                    if (colour := self._still_there(crop, gain, hands, px - (ox, oy), look,
-                                                    hand_look)) is not None]
+                    if (colour := self._still_there(crop, full_diff, gain, hands,
+                                                    px - (ox, oy), look, hand_look))
+                    is not None]
         full_hands = hands
         if to_hand is not None:
             (x0, y0), dist = to_hand
@@ -577,14 +580,17 @@ class CoinDetector:
             found.append((box, dark, change))
         return found
 
-    def _still_there(self, crop: np.ndarray, gain: tuple[float, float, float],
-                     hands: np.ndarray, px: np.ndarray, look: np.ndarray,
-                     hand_look: np.ndarray) -> np.ndarray | None:
+    def _still_there(self, crop: np.ndarray, diff: np.ndarray,
+                     gain: tuple[float, float, float], hands: np.ndarray, px: np.ndarray,
+                     look: np.ndarray, hand_look: np.ndarray) -> np.ndarray | None:
         """The colour of the disc of a resting coin centred at `px` (ROI pixels) when the
         hands' mask took it in but the disc still shows the coin (a fingertip touching it
         joins its blob to the hand's); None otherwise.  The disc must read as the coin's
         look, and far nearer it than the hands' colour: a hand over the coin reads as the
-        hand."""
+        hand.  The arm's shade may dim the coin (by 8 % beside a sleeve: tower-hit, look
+        105, where it was lost for six frames), so the look is compared dimmed as the disc
+        is, down to LIGHTEST_SHADE; the disc must then differ from the empty table (a shaded
+        empty place, which dims alike, reads as no change)."""
         cx, cy = round(px[0]), round(px[1])
         h, w = hands.shape
         if not (0 <= cx < w and 0 <= cy < h) or not hands[cy, cx]:
@@ -594,10 +600,13 @@ class CoinDetector:
         disc = np.zeros(crop[box].shape[:2], np.uint8)
         cv2.circle(disc, (cx - box[1].start, cy - box[0].start), r, 1, -1)
         colour = _mean_look(crop[box], disc, gain)
-        near = float(np.linalg.norm(colour - look))
+        shade = float(np.clip(colour @ look / max(float(look @ look), 1e-9), LIGHTEST_SHADE, 1.0))
+        near = float(np.linalg.norm(colour - shade * look))
         if near > STILL_THERE_LOOK or near * HAND_COLOUR_RATIO > float(
                 np.linalg.norm(colour - hand_look)):
             return None
+        if float(np.mean(diff[box][disc > 0])) < self.config.threshold:
+            return None  # the cloth (in shade), not the coin
         return colour
 
     def _to_hand(self, hands: np.ndarray) -> tuple[tuple[int, int], np.ndarray] | None:
