@@ -450,8 +450,9 @@ class CoinDetector:
                 - self.roi[:2]
             kept = [(center_mm, colour, px) for (center_mm, look), px in
                     zip(resting, places_px, strict=True)
-                    if (colour := self._still_there(crop, full_diff, gain, hands,
-                                                    px - (ox, oy), look, hand_look))
+                    if (colour := self._still_there(crop, full_diff, self._exposed(gain)[box],
+                                                    gain, hands, px - (ox, oy), look,
+                                                    hand_look))
                     is not None]
         full_hands = hands
         if to_hand is not None:
@@ -580,7 +581,7 @@ class CoinDetector:
             found.append((box, dark, change))
         return found
 
-    def _still_there(self, crop: np.ndarray, diff: np.ndarray,
+    def _still_there(self, crop: np.ndarray, diff: np.ndarray, empty: np.ndarray,
                      gain: tuple[float, float, float], hands: np.ndarray, px: np.ndarray,
                      look: np.ndarray, hand_look: np.ndarray) -> np.ndarray | None:
         """The colour of the disc of a resting coin centred at `px` (ROI pixels) when the
@@ -588,9 +589,12 @@ class CoinDetector:
         joins its blob to the hand's); None otherwise.  The disc must read as the coin's
         look, and far nearer it than the hands' colour: a hand over the coin reads as the
         hand.  The arm's shade may dim the coin (by 8 % beside a sleeve: tower-hit, look
-        105, where it was lost for six frames), so the look is compared dimmed as the disc
-        is, down to LIGHTEST_SHADE; the disc must then differ from the empty table (a shaded
-        empty place, which dims alike, reads as no change)."""
+        105, where it was lost for six frames): the look is compared dimmed as the disc is,
+        but no darker than the cloth around it (against the empty table at this exposure,
+        `empty`) nor than LIGHTEST_SHADE; the disc must then differ from the empty table (a
+        shaded empty place, which dims alike, reads as no change).  Out of any shade, a
+        coin struck from its place (part cloth now) is not taken for the coin dimmed (the
+        demo game's strike at 72.8 s)."""
         cx, cy = round(px[0]), round(px[1])
         h, w = hands.shape
         if not (0 <= cx < w and 0 <= cy < h) or not hands[cy, cx]:
@@ -600,7 +604,16 @@ class CoinDetector:
         disc = np.zeros(crop[box].shape[:2], np.uint8)
         cv2.circle(disc, (cx - box[1].start, cy - box[0].start), r, 1, -1)
         colour = _mean_look(crop[box], disc, gain)
-        shade = float(np.clip(colour @ look / max(float(look @ look), 1e-9), LIGHTEST_SHADE, 1.0))
+        ring = np.zeros_like(disc)
+        cv2.circle(ring, (cx - box[1].start, cy - box[0].start), r, 1, 3)
+        ring &= (diff[box] <= self.config.threshold) & (hands[box] == 0)
+        darkest = 1.0  # the least light the coin may have: as much as the cloth around it
+        if ring.sum() >= 8:
+            seen = crop[box][ring > 0].astype(np.float32).sum(axis=1)
+            table = empty[box][ring > 0].astype(np.float32).sum(axis=1)
+            darkest = max(LIGHTEST_SHADE, float(np.median(seen / np.maximum(table, 1.0))) - 0.03)
+        shade = float(np.clip(colour @ look / max(float(look @ look), 1e-9), min(darkest, 1.0),
+                              1.0))
         near = float(np.linalg.norm(colour - shade * look))
         if near > STILL_THERE_LOOK or near * HAND_COLOUR_RATIO > float(
                 np.linalg.norm(colour - hand_look)):
