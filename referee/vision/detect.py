@@ -590,11 +590,11 @@ class CoinDetector:
         look, and far nearer it than the hands' colour: a hand over the coin reads as the
         hand.  The arm's shade may dim the coin (by 8 % beside a sleeve: tower-hit, look
         105, where it was lost for six frames): the look is compared dimmed as the disc is,
-        but no darker than the cloth around it (against the empty table at this exposure,
-        `empty`) nor than LIGHTEST_SHADE; the disc must then differ from the empty table (a
-        shaded empty place, which dims alike, reads as no change).  Out of any shade, a
-        coin struck from its place (part cloth now) is not taken for the coin dimmed (the
-        demo game's strike at 72.8 s)."""
+        but no darker than the cloth at its rim (less 0.03; against the empty table at this
+        exposure, `empty`) nor than LIGHTEST_SHADE; the disc must then differ from the empty
+        table (a shaded empty place, which dims alike, reads as no change).  Out of any
+        shade, a coin struck from its place (part cloth now) is not taken for the coin
+        dimmed (the demo game's strike at 72.8 s)."""
         cx, cy = round(px[0]), round(px[1])
         h, w = hands.shape
         if not (0 <= cx < w and 0 <= cy < h) or not hands[cy, cx]:
@@ -607,7 +607,7 @@ class CoinDetector:
         ring = np.zeros_like(disc)
         cv2.circle(ring, (cx - box[1].start, cy - box[0].start), r, 1, 3)
         ring &= (diff[box] <= self.config.threshold) & (hands[box] == 0)
-        darkest = 1.0  # the least light the coin may have: as much as the cloth around it
+        darkest = 1.0  # the least light the coin may have: as much as the cloth at its rim
         if ring.sum() >= 8:
             seen = crop[box][ring > 0].astype(np.float32).sum(axis=1)
             table = empty[box][ring > 0].astype(np.float32).sum(axis=1)
