@@ -80,6 +80,15 @@ class PixelMapping:
         # to the lens than the table plane: move back toward the point under the lens.
         return mm + (c[:2] - mm) * (height_mm / c[2])
 
+    def seen_mm(self, points_mm: np.ndarray, height_mm: float) -> np.ndarray:
+        """Where on the cloth points `height_mm` above it are seen (the ray from the lens
+        through each meets the cloth farther out): `ground_mm`'s inverse."""
+        mm = np.asarray(points_mm, float)
+        if self.camera_mm is None or height_mm == 0.0:
+            return mm
+        c = self.camera_mm
+        return c[:2] + (mm - c[:2]) * (c[2] / (c[2] - height_mm))
+
 
 DARK_STREAK_COINS = (0.3, 6.0)
 """The size (in coin areas) of a shadow-like change that may be a dark coin sliding: a
@@ -159,9 +168,6 @@ class CoinDetector:
         """The gain in use, and the empty table scaled by it."""
         self._frames = 0
         self._adapted_at = 0
-        self._last: tuple[np.ndarray, tuple[float, float, float], np.ndarray, np.ndarray,
-                          np.ndarray] | None = None
-        """The last frame measured: blurred ROI, gain, hands, colour difference, shadows."""
         # Measured only where the image changed (`ChangeGate`); kept from frame to frame.
         self._gate = ChangeGate(self.table_mask.shape, self.config.threshold // 2)
         self._blurred = np.zeros((*self.table_mask.shape, 3), np.uint8)
@@ -170,6 +176,8 @@ class CoinDetector:
         self._gain_used: tuple[float, float, float] | None = None
         self._result: _Found | None = None
         """The last frame's finds."""
+        self._read = self._diff
+        """The colour difference as the last frame read it (dark streaks put back in)."""
         self._reused = False
         """Whether the last frame changed nowhere, and its result is the one before."""
         self._regions: list[tuple[slice, slice]] = []
@@ -253,11 +261,7 @@ class CoinDetector:
         """Where a tile stack shows in the image (px): its footprint's corners, and those of
         its top, `height_mm` up (its side shows between them)."""
         base = np.asarray(footprint, float)
-        c = self.mapping.camera_mm
-        if c is None:
-            return self.mapping.to_pixels(base)
-        # The top's corner is seen where the ray through it meets the cloth.
-        top = c[:2] + (base - c[:2]) * (c[2] / (c[2] - height_mm))
+        top = self.mapping.seen_mm(base, height_mm)
         return self.mapping.to_pixels(np.concatenate([base, top]))
 
     def _measure_coins(self, frame: np.ndarray, coins_mm: Iterable[tuple[float, float]]) -> None:
@@ -322,18 +326,17 @@ class CoinDetector:
         self._regions = self._gate.slices(fresh)
         for rows, cols in self._regions:
             self._measure_region(raw, rows, cols, gain)
-        box = self._window(fresh) if last is not None else None
+        box = self._window(self._regions) if last is not None else None
         result, read = self._find(box, resting, gain, fresh, last)
-        diff = self._diff
+        self._read = self._diff
         if box is not None:
             assert last is not None
             result = self._merged(box, result, last)
             if read is not None:  # dark streaks put back in this frame's reading
-                diff = self._diff.copy()
-                diff[box] = read
+                self._read = self._diff.copy()
+                self._read[box] = read
         elif read is not None:
-            diff = read
-        self._last = (self._blurred, gain, result.hands, diff, self._shadows)
+            self._read = read
         self._result = result
         return result.found, result.hands
 
@@ -344,12 +347,12 @@ class CoinDetector:
         pad = self._open.shape[0] + self._close.shape[0] - 1 + 2 * HALF
         return int(np.ceil(self._hand_reach_px + self.coin_r_px + pad)) // HALF * HALF + HALF
 
-    def _window(self, fresh: np.ndarray) -> tuple[slice, slice] | None:
+    def _window(self, boxes: list[tuple[slice, slice]]) -> tuple[slice, slice] | None:
         """The box of the ROI in which blobs and hands are found again (None: the whole):
-        the changed tiles, grown by twice the reach of anything a blob's measurement looks
-        at around it (a hand's, its fingertips', the blob's own padding), so that the coins
-        found in its inner part (`_merged`) are those a whole frame's search would find."""
-        boxes = self._gate.slices(fresh)
+        the boxes measured again (`boxes`), grown by twice the reach of anything a blob's
+        measurement looks at around it (a hand's, its fingertips', the blob's own padding),
+        so that the coins found in its inner part (`_merged`) are those a whole frame's
+        search would find."""
         if not boxes:
             return None  # only the coins at rest changed: `_still_there` looks at them all
         (rows, cols), *more = boxes
@@ -727,18 +730,22 @@ class CoinDetector:
         the old place does not linger as a ghost coin.  A fingertip learnt as cloth would
         linger as one instead.
         """
-        if self._last is None or self.background is None:
+        if self._result is None or self.background is None or self._gain_used is None:
             return False
-        crop, gain, hands, _, _ = self._last
         rx0, ry0, _, _ = self.roi
         c = self.mapping.to_pixels(np.asarray([point_mm], float))[0] - [rx0, ry0]
-        disc = np.zeros(crop.shape[:2], np.uint8)
-        cv2.circle(disc, (round(c[0]), round(c[1])), int(np.ceil(self.coin_r_px + 4)), 255, -1)
-        if hands[disc > 0].any():
+        disc = np.zeros(self.table_mask.shape, np.uint8)
+        r = int(np.ceil(self.coin_r_px + 4))
+        cv2.circle(disc, (round(c[0]), round(c[1])), r, 255, -1)
+        if self._result.hands[disc > 0].any():
             return False
-        norm = cv2.multiply(crop, (*(1.0 / g for g in gain), 0.0), dtype=cv2.CV_32F)
-        self.background[disc > 0] = norm[disc > 0]
-        self._set_background(cv2.convertScaleAbs(self.background))
+        H, W = disc.shape
+        box = (slice(max(0, round(c[1]) - r), min(H, round(c[1]) + r + 1)),
+               slice(max(0, round(c[0]) - r), min(W, round(c[0]) + r + 1)))
+        norm = cv2.multiply(self._blurred[box], (*(1.0 / g for g in self._gain_used), 0.0),
+                            dtype=cv2.CV_32F)
+        self.background[box][disc[box] > 0] = norm[disc[box] > 0]
+        self._set_background(cv2.convertScaleAbs(self.background[box]), box)
         self._gate.touch(disc)
         return True
 
@@ -831,14 +838,15 @@ class CoinDetector:
         tile's paper follows the exposure otherwise than the cloth): it is learnt, so it
         never lingers as a blob that no coin claims.
         """
-        if self._last is None or self.background is None:
+        if self._result is None or self.background is None or self._gain_used is None:
             return
         self._frames += 1
         elapsed = self._frames - self._adapted_at
         if elapsed < ADAPT_EVERY or self._reused:
             return  # (a frame that changed nowhere has nothing new to learn)
         self._adapted_at = self._frames
-        crop, gain, hands, diff, shadow = self._last
+        crop, gain, hands, diff = self._blurred, self._gain_used, self._result.hands, self._read
+        shadow = self._shadows
         rate = min(1.0, self.config.background_rate * elapsed)
         places = self.mapping.to_pixels(np.asarray(list(coins_mm), float).reshape(-1, 2)) \
             - self.roi[:2]

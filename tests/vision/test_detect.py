@@ -267,17 +267,25 @@ def test_a_coin_put_back_on_the_table_s_edge_is_a_coin_and_an_arm_reaching_in_a_
     assert hands.any() and nearest(found.center_mm, (LAYOUT.table[1][0] - 40.0, -120.0)) > 30
 
 
-def test_a_resting_coin_a_finger_touches_is_still_found_where_it_rests(
-        detector: CoinDetector) -> None:
-    """The finger's tip against the coin joins the coin's blob to the hand's mask: the coin
-    believed at rest there is still found while its disc shows it; covered, it is not."""
+def moons_at_rest(detector: CoinDetector
+                  ) -> tuple[tuple[float, float], np.ndarray, list, tuple[float, float]]:
+    """Moons' start spot, a frame of every coin at rest, Moons as the tracker would pass it
+    at rest (its measured centre and look), and a fingertip's place touching it."""
     spots = start_spots(LAYOUT)
     coin = spots["moons"]
     clean = frame({p: LIGHT_COIN for p in spots.values()}, 9)
     found, _ = detector.detect(clean)
     j = int(np.argmin(np.hypot(*(found.center_mm - np.asarray(coin)).T)))
     resting = [(tuple(found.center_mm[j]), found.look[j])]
-    touched = with_finger(clean, (coin[0], coin[1] - LAYOUT.coin_mm / 2 + 1.0))
+    return coin, clean, resting, (coin[0], coin[1] - LAYOUT.coin_mm / 2 + 1.0)
+
+
+def test_a_resting_coin_a_finger_touches_is_still_found_where_it_rests(
+        detector: CoinDetector) -> None:
+    """The finger's tip against the coin joins the coin's blob to the hand's mask: the coin
+    believed at rest there is still found while its disc shows it; covered, it is not."""
+    coin, clean, resting, tip = moons_at_rest(detector)
+    touched = with_finger(clean, tip)
     alone, hands = detector.detect(touched)
     assert hands.any() and nearest(alone.center_mm, coin) > LAYOUT.coin_mm  # the hand's
     kept, _ = detector.detect(touched, resting)
@@ -437,13 +445,8 @@ def test_a_resting_coin_a_finger_touches_in_the_arm_s_shade_is_still_found(
         detector: CoinDetector) -> None:
     """An arm's shade dims the coin beside it (by 8 % in tower-hit, look 105): the coin is
     still found where it rests; once it has gone, the shaded cloth there is no coin."""
+    coin, _, resting, tip = moons_at_rest(detector)
     spots = start_spots(LAYOUT)
-    coin = spots["moons"]
-    clean = frame({p: LIGHT_COIN for p in spots.values()}, 9)
-    found, _ = detector.detect(clean)
-    j = int(np.argmin(np.hypot(*(found.center_mm - np.asarray(coin)).T)))
-    resting = [(tuple(found.center_mm[j]), found.look[j])]
-    tip = (coin[0], coin[1] - LAYOUT.coin_mm / 2 + 1.0)
     shaded = in_shade(frame({p: LIGHT_COIN for p in spots.values()}, 19), coin)
     kept, _ = detector.detect(with_finger(shaded, tip), resting)
     assert nearest(kept.center_mm, coin) < 0.3
