@@ -402,6 +402,11 @@ class Pipeline:
         return self._close(t + self.config.dwell_s) if self.active or self.placed else []
 
 
+def stop_seconds(distance_mm: float, decel: float) -> float:
+    """How long a coin slides `distance_mm` to a stop, slowing at `decel` (mm/s²)."""
+    return math.sqrt(2.0 * distance_mm / decel)
+
+
 def flicked_unseen(moved: Placed, layout: Layout, decel: float) -> bool:
     """Was a coin seen again away from where a hand hid it flicked there (not carried)?
 
@@ -410,7 +415,7 @@ def flicked_unseen(moved: Placed, layout: Layout, decel: float) -> bool:
     carry and put down a coin (a slide cut short by an impact takes less time than a free
     one); never when it is back on top of a tower, where no flick puts a coin.
     """
-    slide_s = math.sqrt(2.0 * math.dist(moved.from_mm, moved.to_mm) / decel)
+    slide_s = stop_seconds(math.dist(moved.from_mm, moved.to_mm), decel)
     hidden_s = moved.t_back - moved.t_hid
     return (layout.stack_at(moved.to_mm) is None
             and moved.t_back - moved.t_freed < FREED_FLICK_S
@@ -425,8 +430,8 @@ def hidden_slide(moved: Placed, decel: float) -> Motion:
     time the coin was seen again.  A player aims with a fingertip at the coin, for as long
     as he likes, and the flick ends the aim."""
     d = math.dist(moved.from_mm, moved.to_mm)
-    v0 = math.sqrt(2.0 * decel * d)
-    duration = v0 / decel
+    duration = stop_seconds(d, decel)
+    v0 = decel * duration
     t0 = max(moved.t_hid, min(moved.t_freed, moved.t_back - duration))
     u = ((moved.to_mm[0] - moved.from_mm[0]) / d, (moved.to_mm[1] - moved.from_mm[1]) / d)
     slide = Slide(t0, moved.from_mm, (v0 * u[0], v0 * u[1]), decel, t0 + duration)
