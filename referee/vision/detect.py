@@ -113,6 +113,9 @@ LIGHTEST_SHADE = 0.85
 """...compared with its look dimmed by up to this share of the light (an arm's shade)."""
 HAND_COLOUR_RATIO = 3.0
 """...and this many times nearer its look than the hands' colour."""
+DARK_COIN_SHOWN = 0.6
+"""A coin darker than the cloth is looked for where less than this share of a coin's area
+shows as changed, and found where its art and its shadow-like rim make at least as much."""
 EDGE_COIN_AREAS = 2.0
 """A blob reaching past the table's edge is an arm reaching in, unless it is no bigger than
 this many coins: a coin resting on the edge (a coin put back where it left the table pokes
@@ -435,7 +438,8 @@ class CoinDetector:
             x, y, w, h = (int(v) for v in stats[k, :4])
             candidates.append((x, y, w, h, labels[y:y + h, x:x + w] == k))
         centres, streaks_px, dirs, looks, conf, by_hand, hand_like = [], [], [], [], [], [], []
-        patches = _Patches(self, crop, full_diff, gain, hands, to_hand, hand_look, (ox, oy))
+        patches = _Patches(self, crop, full_diff, gain, hands, to_hand, hand_look, (ox, oy),
+                           shadow, self._exposed(gain)[box])
         found_coins, measured = patches.coins(candidates, self._measured, fresh)
         self._measured = {} if streaks else measured  # a streak's reading is this frame's
         for area, cx, cy, streak, direction, colour, touching in found_coins:
@@ -973,8 +977,12 @@ class _Patches:
     def __init__(self, detector: CoinDetector, crop: np.ndarray, diff: np.ndarray,
                  gain: tuple[float, float, float], hands: np.ndarray,
                  to_hand: tuple[tuple[int, int], np.ndarray] | None,
-                 hand_look: np.ndarray | None, origin: tuple[int, int] = (0, 0)) -> None:
+                 hand_look: np.ndarray | None, origin: tuple[int, int] = (0, 0),
+                 shadow: np.ndarray | None = None, empty: np.ndarray | None = None) -> None:
         self.det, self.crop, self.diff, self.gain = detector, crop, diff, gain
+        self.shadow, self.empty = shadow, empty
+        """The shadow mask and the empty table at this exposure, in the same window (None:
+        no coin darker than the cloth is looked for)."""
         self.hands, self.to_hand, self.hand_look = hands, to_hand, hand_look
         self.origin = origin
         """Where the images given (a window) lie in the ROI (x, y px, even)."""
@@ -1141,6 +1149,12 @@ class _Patches:
             new = (grown[0], grown[1], grown[2], grown[3])
             return self._coins_in(self._run([new]), 0, new, x, y, blob, False, tries - 1)
         det = self.det
+        shown = sum(int(stats[k, cv2.CC_STAT_AREA]) for k in ks if (
+            x0 + int(stats[k, 0]) - ox + self.origin[0], y0 + int(stats[k, 1]) + self.origin[1],
+            *(int(v) for v in stats[k, 2:])) not in self.done)
+        if shown < DARK_COIN_SHOWN * det.coin_area_px and (dark := self._dark_coin(box, blob,
+                                                                                  x, y, shown)):
+            return dark
         out = []
         scale = 1.0 / (2.0 * det.config.threshold)
         for k in ks:
@@ -1176,6 +1190,58 @@ class _Patches:
             for cx, cy, streak, direction in det._measure(filled, weights, area):
                 out.append((area, cx + gx, cy + gy, streak, direction, colour, touching))
         return out
+
+
+    def _dark_coin(self, box: tuple[int, int, int, int], blob: np.ndarray, x: int, y: int,
+                   shown: int) -> list:
+        """A coin darker than the cloth, alike in every channel (a black coin on dark grey
+        felt): its rim reads as the cloth's shadow, and only its art as changed.  Its art
+        and the "shadow" around it make one whole, solid coin apart from anything else,
+        where a shadow cast by a coin or a hand lies beside that coin or hand, which shows
+        whole.  Measured like any coin, weighted by the change its shadow test left out."""
+        if self.shadow is None or self.empty is None:
+            return []
+        det = self.det
+        x0, y0, x1, y1 = box
+        cells = (slice(y0, y1), slice(x0, x1))
+        changed = cv2.compare(self.diff[cells], det.config.threshold, cv2.CMP_GT)
+        changed[self.shadow[cells]] = 255
+        fg = det._opened_closed(changed, det._open, det._close)
+        _, labels, stats, _ = cv2.connectedComponentsWithStats(fg, connectivity=8)
+        up = _doubled(blob.view(np.uint8))
+        ux, uy = x * HALF - x0, y * HALF - y0
+        under = labels[uy:uy + up.shape[0], ux:ux + up.shape[1]]
+        ks = np.unique(under[up[:under.shape[0], :under.shape[1]] > 0])
+        ks = ks[ks > 0]
+        if len(ks) != 1:
+            return []
+        k = int(ks[0])
+        bx, by, bw, bh, area = (int(v) for v in stats[k])
+        on_edge = bx == 0 or by == 0 or bx + bw == x1 - x0 or by + bh == y1 - y0
+        key = (x0 + bx + self.origin[0], y0 + by + self.origin[1], bw, bh, area)
+        part = labels[by:by + bh, bx:bx + bw] == k
+        part_cells = (slice(y0 + by, y0 + by + bh), slice(x0 + bx, x0 + bx + bw))
+        if on_edge or key in self.done or area < DARK_COIN_SHOWN * det.coin_area_px \
+                or area > 1.3 * det.coin_area_px or area < 1.25 * shown \
+                or not _solid(part) or self.hands[part_cells][part].any():
+            return []
+        self.done.add(key)
+        # The coin's edge is as faint as the threshold (a rim barely darker than the felt):
+        # the pixels just outside its mask still hold part of it, weighted by their change.
+        gx, gy = x0 + bx - 1, y0 + by - 1  # one pixel around: inside the box (not on its edge)
+        grown = (slice(gy, gy + bh + 2), slice(gx, gx + bw + 2))
+        filled = np.zeros((bh + 2, bw + 2), np.uint8)
+        filled[1:-1, 1:-1] = part
+        contours, _ = cv2.findContours(filled, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        cv2.drawContours(filled, contours, -1, 1, -1)
+        change = channel_sum(cv2.absdiff(self.crop[grown], self.empty[grown]))
+        weights = np.minimum(change * np.float32(1.0 / (2.0 * det.config.threshold)),
+                             np.float32(1.0)) * cv2.dilate(filled, None)
+        weights[cv2.erode(filled, None) > 0] = 1.0
+        weights += np.float32(1e-6) * filled
+        colour = _mean_look(self.crop[grown], filled, self.gain)
+        return [(area, cx + gx, cy + gy, streak, direction, colour, False)
+                for cx, cy, streak, direction in det._measure(filled, weights, area)]
 
 
 def _mean_look(image: np.ndarray, mask: np.ndarray, gain: tuple[float, float, float]

@@ -35,11 +35,12 @@ def to_px(p_mm: tuple[float, float]) -> tuple[int, int, int]:
 
 
 def frame(coins: dict[tuple[float, float], tuple[int, int, int]], seed: int,
-          shadows: tuple[tuple[tuple[float, float], float, float], ...] = ()) -> np.ndarray:
+          shadows: tuple[tuple[tuple[float, float], float, float], ...] = (),
+          cloth: tuple[int, int, int] = NAVY) -> np.ndarray:
     """Cloth with noise, discs at `coins` (mm → BGR), and shadows (centre, radius mm, dim)."""
     rng = np.random.default_rng(seed)
     img = np.empty((SIZE[1], SIZE[0], 3), np.float32)
-    img[:] = NAVY
+    img[:] = cloth
     for centre, radius_mm, dim in shadows:
         mask = np.zeros(img.shape[:2], np.uint8)
         x, y, s = to_px(centre)
@@ -82,6 +83,27 @@ def test_a_black_coin_on_navy_cloth_is_a_coin_and_a_shadow_is_not(
     found, _ = detector.detect(frame(coins, 2, shadows=((shadow, LAYOUT.coin_mm / 2, 0.45),)))
     assert nearest(found.center_mm, black) < 0.3
     assert nearest(found.center_mm, shadow) > LAYOUT.coin_mm
+    assert len(found) == len(spots) + 1
+
+
+def test_a_black_coin_on_dark_grey_cloth_that_dims_it_like_a_shadow_is_found_by_its_art(
+        ) -> None:
+    # The coin is the cloth at 0.58 of its light in every channel: its disc alone passes
+    # the shadow test, and only its light art (a third of its width) reads as changed.
+    dark_grey, black = (52, 51, 53), (30, 30, 31)
+    spots = start_spots(LAYOUT)
+    det = CoinDetector(mapping(), LAYOUT, SIZE)
+    det.learn_empty_table(frame({p: LIGHT_COIN for p in spots.values()}, 0, cloth=dark_grey),
+                          spots.values())
+    coin = (120.3, 60.6)
+    image = frame({p: LIGHT_COIN for p in spots.values()} | {coin: black}, 2,
+                  shadows=(((-150.0, 60.0), LAYOUT.coin_mm / 2, 0.42),), cloth=dark_grey)
+    x, y, s = to_px(coin)
+    cv2.circle(image, (x, y), round(LAYOUT.coin_mm / 6 * SCALE * 16), LIGHT_COIN, -1,
+               cv2.LINE_AA, s)
+    found, _ = det.detect(image)
+    assert nearest(found.center_mm, coin) < 0.3
+    assert nearest(found.center_mm, (-150.0, 60.0)) > LAYOUT.coin_mm  # a shadow alone
     assert len(found) == len(spots) + 1
 
 
