@@ -25,6 +25,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 from scipy.cluster.vq import kmeans2
+from scipy.ndimage import median_filter
 
 from referee.geometry import TILE_THICKNESS_MM
 from referee.layout import Layout
@@ -903,7 +904,16 @@ class CoinDetector:
         elongation = major / max(minor, 1e-6)
         n_coins = round(area / self.coin_area_px)
         compact = elongation < 1.4
-        if n_coins >= 2 and (compact or _pinched(pts, evecs[:, 1])):
+        if n_coins >= 2 and not compact:
+            neck = _neck(pts, evecs[:, 1])
+            if neck is not None:  # a chain: each side of its narrowest waist on its own
+                out = []
+                for side in (neck, ~neck):
+                    share = float(side.mean())
+                    if share * area >= 0.35 * self.coin_area_px:
+                        out += self._split(xs[side], ys[side], w[side], share * area)
+                return out
+        if n_coins >= 2 and compact:
             k = min(n_coins, 4)
             # scipy's k-means++ with a fixed seed: the same frame always splits the same way
             # (OpenCV's draws from a process-wide generator).
@@ -1304,16 +1314,31 @@ def _max_pool(image: np.ndarray) -> np.ndarray:
     return np.maximum(np.maximum(a, b), np.maximum(c, d))
 
 
-def _pinched(pts: np.ndarray, axis: np.ndarray) -> bool:
-    """Does an elongated blob narrow in its middle, as coins touching side by side do?
+def _neck(pts: np.ndarray, axis: np.ndarray) -> np.ndarray | None:
+    """Where an elongated blob narrows along its long axis, as coins touching side by side
+    do, or a streak that ran into a resting coin: the points before its narrowest waist
+    (None: no waist).
 
-    A coin blurred by its motion is a bar of even width; two touching discs are widest at
-    their centres and narrow where they meet.  Widths are pixel counts across the long axis.
+    A coin blurred by its motion is a bar of even width; touching discs are widest at their
+    centres and narrow where they meet, wherever that is along the blob.  Widths are pixel
+    counts across the long axis, each the median of three (a single wide count, from the
+    art's edge or the noise, is no lobe); a waist is narrower than the widest on *both* sides
+    of it (a bar's rounded ends are none).
     """
-    along = pts @ axis.astype(np.float32)
-    along -= np.median(along)
-    bins = np.round(along).astype(int)
-    counts = np.bincount(bins - bins.min())
-    middle = -bins.min()
-    waist = counts[max(0, middle - 1):middle + 2].mean()
-    return bool(waist < 0.8 * counts.max())
+    along = pts @ axis.astype(np.float64)
+    along -= along.min()
+    bins = np.floor(along).astype(int)
+    part = along - bins  # each point shared by its two bins: no aliasing on a slant
+    counts = np.bincount(bins, 1.0 - part) + np.bincount(bins + 1, part)[:-1]
+    counts = median_filter(counts, size=3, mode="nearest")
+    if len(counts) < 5:
+        return None
+    waist = np.convolve(counts, np.ones(3) / 3.0, mode="same")
+    widest_before = np.maximum.accumulate(counts)
+    widest_after = np.maximum.accumulate(counts[::-1])[::-1]
+    inner = np.arange(2, len(counts) - 2)
+    narrowing = waist[inner] / np.minimum(widest_before[inner - 1], widest_after[inner + 1])
+    at = int(np.argmin(narrowing))
+    if narrowing[at] >= 0.8:
+        return None
+    return bins < inner[at]

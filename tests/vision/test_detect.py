@@ -346,6 +346,27 @@ def test_a_streak_s_direction_is_on_the_table(detector: CoinDetector) -> None:
     assert abs(float(found.streak_dir[j] @ step)) > 0.99
 
 
+@pytest.mark.parametrize("resting", [False, True])
+def test_a_streak_that_ran_into_a_resting_coin_is_two_coins_and_alone_one(
+        detector: CoinDetector, resting: bool) -> None:
+    """A coin sliding 50 mm in one exposure up to a resting coin (one blob, narrowing where
+    they meet; the fast-flick clips' strike into Arms): the streak and the resting coin each
+    measured on their side of the waist, not cut into pieces along the streak."""
+    spots = start_spots(LAYOUT)
+    coins = {p: LIGHT_COIN for p in spots.values()}
+    struck = (110.0 + LAYOUT.coin_mm, 100.0)
+    if resting:
+        coins[struck] = LIGHT_COIN
+    image = streaked(frame(coins, 19), (60.0, 100.0), np.array([1.0, 0.0]), 51, LIGHT_COIN)
+    found, _ = detector.detect(image)
+    near = np.hypot(*(found.center_mm - np.array([105.0, 100.0])).T) < 40.0
+    assert near.sum() == 1 + resting
+    assert nearest(found.center_mm, (85.0, 100.0)) < 0.5
+    assert found.streak_mm[near].max() > 40.0
+    if resting:
+        assert nearest(found.center_mm, struck) < 0.5
+
+
 def test_a_black_coin_sliding_over_navy_cloth_is_found_though_it_dims_like_a_shadow(
         detector: CoinDetector) -> None:
     """Blurred over the cloth, a black coin dims every channel alike, as a shadow does; its
