@@ -1,4 +1,8 @@
-"""`referee demo`: serve the web referee replaying the bundled sample game (no camera needed).
+"""`referee demo`: serve the web referee over the bundled sample game (no camera needed).
+
+By default the game's video (`sample_videos/demo-game/video.mp4`) runs through vision, with
+the calibration profile `referee calibrate` made of it beside it, as a recorded session would
+(`referee replay`); `--events FILE` replays an event stream through the rules engine instead.
 
 Also home of what `demo`, `replay` and `live` share: the serving arguments and the server.
 A restart with the same `--db` resumes the unfinished session of the same source, so a
@@ -22,9 +26,14 @@ from referee.session import EventFileSource, Referee, SessionSource
 from referee.store import SessionStore
 
 NAME = "demo"
-HELP = "serve the web referee replaying the bundled sample game (no camera needed)"
+HELP = "serve the web referee over the bundled sample game's video (no camera needed)"
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "castle-croquetnole-game.jsonl"
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = ROOT / "examples" / "castle-croquetnole-game.jsonl"
+SAMPLE_VIDEO = ROOT / "sample_videos" / "demo-game" / "video.mp4"
+SAMPLE_CALIBRATION = SAMPLE_VIDEO.with_name("calibration.json")
+"""Made by `referee calibrate sample_videos/demo-game/video.mp4 --layout castle-croquetnole
+--out sample_videos/demo-game/calibration.json` (sample_videos/README.md)."""
 DEFAULT_DB = Path.home() / ".local" / "share" / "piecepack-referee" / "sessions.sqlite"
 
 
@@ -47,21 +56,30 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--events", default=str(EXAMPLE), metavar="EVENTS.jsonl",
-                        help="the event stream to replay (default: the bundled sample game)")
+    parser.add_argument("--events", default=None, metavar="EVENTS.jsonl",
+                        help="replay this event stream instead of the sample game's video "
+                             f"(a whole four-player game: {EXAMPLE.relative_to(ROOT)})")
     parser.add_argument("--speed", type=float, default=1.0,
                         help="replay speed, × real time (default 1)")
     add_serve_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.events is None:
+        from referee.commands.replay import load_calibration, vision_source
+
+        if not SAMPLE_VIDEO.is_file():
+            raise UsageError(f"{SAMPLE_VIDEO}: the sample game's video is missing; "
+                             f"give --events {EXAMPLE.relative_to(ROOT)} to replay its events")
+        calibration = load_calibration(str(SAMPLE_CALIBRATION))
+        source = vision_source("video_source", str(SAMPLE_VIDEO), speed=args.speed,
+                               calibration=calibration)
+        return serve(args, source, label="demo", calibration=calibration)
     try:
-        source = EventFileSource(args.events, speed=args.speed)
-    except EventFormatError as exc:
+        events = EventFileSource(args.events, speed=args.speed)
+    except (EventFormatError, ValueError) as exc:
         raise UsageError(str(exc)) from None
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
-    return serve(args, source, label="demo")
+    return serve(args, events, label="demo")
 
 
 def serve(args: argparse.Namespace, source: SessionSource | None, label: str,

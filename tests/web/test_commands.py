@@ -63,3 +63,24 @@ def test_replay_video_refusals(tmp_path: Path, capsys: pytest.CaptureFixture[str
     calib.write_text('{"format": "piecepack-calibration"}')
     code, err = run(["replay", str(fake), "--calibration", str(calib), "--db", db], capsys)
     assert code == 2 and "\n" not in err and err.startswith("referee replay: error: ")
+
+
+def test_demo_runs_the_sample_game_s_video_through_vision_or_replays_events(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The README's first command referees the bundled video with its bundled calibration
+    profile (made by `referee calibrate` of that video); `--events` replays a stream."""
+    from referee.commands import demo
+    from referee.session import EventFileSource
+    from referee.vision.source import VideoSource
+
+    served: list[tuple[object, dict | None]] = []
+    monkeypatch.setattr(demo, "serve", lambda args, source, label, calibration=None:
+                        served.append((source, calibration)) or 0)
+    db = str(tmp_path / "s.db")
+    assert main(["demo", "--db", db]) == 0
+    source, calibration = served[-1]
+    assert isinstance(source, VideoSource) and calibration is not None
+    assert Path(source.path) == demo.SAMPLE_VIDEO
+    assert calibration["image_size"] == list(source.video.size)  # made of this very video
+    assert main(["demo", "--db", db, "--events", str(demo.EXAMPLE)]) == 0
+    assert isinstance(served[-1][0], EventFileSource) and served[-1][1] is None
