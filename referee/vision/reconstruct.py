@@ -213,6 +213,8 @@ def _touches(window: FlickWindow, layout: Layout) -> list[dict]:
 SAME_CONTACT_S = 0.01
 """Two reports of one pair's contact this close in time are one contact (two coins that
 touched cannot part and meet again sooner)."""
+HELD_CONTACT_S = 0.1
+"""How long after a pair's contact a crawling re-contact is still that one (`_dedupe`)."""
 RECOIL_MM_S = 50.0
 """A striker leaving backwards this fast after a strike was hit back (not noise)."""
 COIN_RESTITUTION = 0.9
@@ -424,12 +426,18 @@ def _recontact(window: FlickWindow, striker: str, struck: str, t_touch: float,
 
 
 def _dedupe(found: list[dict]) -> list[dict]:
-    """Both coins of one impact may report it: keep the first report of each pair and time."""
+    """Both coins of one impact may report it: keep the first report of each pair and time.
+
+    A pair's second onset soon after its first, at a crawl (slower than a striker hit back
+    leaves, `RECOIL_MM_S`), is the first contact still held within the paths' errors: the
+    striker following the coin it struck to rest beside it, not a new impact."""
     out: list[dict] = []
     for f in found:
         if f["piece"] is None and any(
                 g["piece"] is None and {g["a"], g["b"]} == {f["a"], f["b"]}
-                and abs(g["t"] - f["t"]) < SAME_CONTACT_S for g in out):
+                and (abs(g["t"] - f["t"]) < SAME_CONTACT_S
+                     or (0 < f["t"] - g["t"] < HELD_CONTACT_S and f["speed"] < RECOIL_MM_S))
+                for g in out):
             continue
         out.append(f)
     return out

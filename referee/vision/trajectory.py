@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from scipy.optimize import least_squares
@@ -203,7 +203,54 @@ def fit_motion(coin: str, t: Sequence[float], p: np.ndarray, start_mm: tuple[flo
                           slide.rms_mm)
             slides[-1] = Slide(prev.t0, prev.p0, prev.v0, decel, t_break, prev.rms_mm)
         slides.append(slide)
+    if len(slides) > 1:
+        slides = _jointly(slides, t_arr, p_arr, bounds, start_mm)
     return Motion(coin, slides, start_mm, end_mm)
+
+
+def _jointly(slides: list[Slide], t: np.ndarray, p: np.ndarray, bounds: list[tuple[int, int]],
+             start_mm: tuple[float, float]) -> list[Slide]:
+    """The slides refitted together, each starting where the one before is at their impact.
+
+    Fitted one after another, each later slide is pinned to the end of the slide before and
+    keeps its own velocity: where the two disagree, all of it is shifted by their gap.  One
+    least-squares fit of every piece's observations, over the first slide's start time and
+    velocity and each impact's time and the velocity after it, keeps the path continuous
+    (a coin does not jump at an impact) and lets every piece pull on the impact point.
+    Each impact stays between the last frame of its piece and the first of the next.
+    """
+    decel = slides[0].decel
+    x0 = [slides[0].t0, *slides[0].v0]
+    lower, upper = [-np.inf, -np.inf, -np.inf], [np.inf, np.inf, np.inf]
+    for k, slide in enumerate(slides[1:], start=1):
+        lo_t, hi_t = float(t[bounds[k][0] - 1]), float(t[bounds[k][0]])
+        x0 += [min(max(slide.t0, lo_t + 1e-6), hi_t - 1e-6), *slide.v0]
+        lower += [lo_t, -np.inf, -np.inf]
+        upper += [hi_t, np.inf, np.inf]
+
+    def build(params: np.ndarray) -> list[Slide]:
+        out = [Slide(float(params[0]), start_mm, (float(params[1]), float(params[2])), decel,
+                     float(t[bounds[0][1] - 1]))]
+        for k in range(1, len(slides)):
+            t_break, vx, vy = (float(v) for v in params[3 * k:3 * k + 3])
+            at = out[-1].position(t_break)
+            out[-1] = replace(out[-1], t_end=t_break)
+            out.append(Slide(t_break, (float(at[0]), float(at[1])), (vx, vy), decel,
+                             float(t[bounds[k][1] - 1])))
+        return out
+
+    def residual(params: np.ndarray) -> np.ndarray:
+        return np.concatenate([(slide.position(t[lo:hi]) - p[lo:hi]).ravel()
+                               for slide, (lo, hi) in zip(build(params), bounds, strict=True)])
+
+    sol = least_squares(residual, np.array(x0, float), bounds=(lower, upper), method="trf")
+    fitted = build(sol.x)
+    out = []
+    for slide, (lo, hi) in zip(fitted, bounds, strict=True):
+        err = slide.position(t[lo:hi]) - p[lo:hi]
+        out.append(replace(slide, rms_mm=math.sqrt(float(np.sum(err ** 2)) / max(1, hi - lo))))
+    out[-1] = replace(out[-1], t_end=slides[-1].t_end)
+    return out
 
 
 SHARP_NOISE_MM = 0.3

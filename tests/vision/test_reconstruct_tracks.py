@@ -161,3 +161,17 @@ def test_a_coin_moved_unseen_to_rest_just_short_of_a_tower_ahead_is_too_close_to
         if asked:
             (hit,) = hits
             assert (hit.coin, hit.piece, hit.uncertain) == ("moons", "tower-1", True)
+
+
+def test_a_crawling_re_contact_just_after_a_strike_is_that_strike_held() -> None:
+    """The demo game's strike (24.15 s): the striker follows the struck coin to rest 1.2 mm
+    from it, and its fitted path touches it again 48 ms later at 22 mm/s, within the paths'
+    errors; the same pair meeting again fast, or later, is a contact of its own."""
+    from referee.vision.reconstruct import _dedupe
+
+    def contact(t: float, speed: float) -> dict:
+        return {"t": t, "a": "suns", "b": "crowns", "piece": None, "speed": speed}
+
+    found = [contact(1.0, 450.0), contact(1.048, 22.0), contact(1.05, 300.0),
+             contact(1.3, 40.0)]
+    assert [f["t"] for f in _dedupe(found)] == [1.0, 1.05, 1.3]

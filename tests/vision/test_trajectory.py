@@ -57,6 +57,28 @@ def test_a_bounce_is_one_break_at_the_right_instant() -> None:
     assert motion.breaks()[0] == pytest.approx(1.2, abs=0.004)
 
 
+def test_after_an_impact_the_path_follows_its_frames_and_stays_continuous() -> None:
+    """A strike at 30 fps: 2 m/s into the struck coin, then a slow slide off at an angle.
+    Fitted one slide after another, the second was pinned to the end of the first and kept
+    its own velocity, shifted by their gap (median worst error over these six noise draws
+    0.58 mm; the fast-flick clips: 1.7 mm along all of it); fitted together, 0.18 mm."""
+    first = Slide(1.0, (0.0, 0.0), (2000.0, 0.0), DECEL, 1.1)
+    p_hit = first.position(1.1)
+    second = Slide(1.1, (float(p_hit[0]), float(p_hit[1])), (-250.0, 350.0), DECEL, 5.0)
+    worst = []
+    for seed in range(6):
+        t, p = sample([first, second], 30.0, second.t_stop + 0.2, 0.3, seed)
+        motion = fit_motion("suns", t, p, (0.0, 0.0), tuple(second.position(5.0)), DECEL)
+        assert len(motion.slides) == 2
+        before, after = motion.slides
+        assert np.hypot(*(before.position(after.t0) - np.asarray(after.p0))) < 1e-6
+        late = t[t > 1.1]
+        truth = np.array([second.position(ti) for ti in late])
+        fitted = np.array([motion.position(ti) for ti in late])
+        worst.append(float(np.hypot(*(fitted - truth).T).max()))
+    assert max(worst) < 0.75 and float(np.median(worst)) < 0.3
+
+
 def test_the_fingertips_drift_before_a_flick_is_not_its_start() -> None:
     true = Slide(1.9, (0.0, -209.6), (0.0, 1750.0), DECEL, 9.0)
     t, p = sample([true], 30.0, true.t_stop + 0.2, 0.3)
