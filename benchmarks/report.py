@@ -59,10 +59,17 @@ def group_figures(results: list[dict], radius_mm: float) -> dict:
     out: dict = {"clips": [r["clip"] for r in results]}
     rest = [e for r in results for e in r["rest_err_mm"]]
     moving = [e for r in results for e in r["moving_err_mm"]]
+    paths = [e for r in results for e in r["path_err_mm"]]
+    unseen = [e for r in results for e in r["unseen_path_err_mm"]]
     out["position"] = {"rest_rms_mm": _rms(rest), "rest_p95_mm": _p95(rest),
                        "rest_median_mm": _median(rest), "moving_rms_mm": _rms(moving),
                        "moving_p95_mm": _p95(moving), "moving_median_mm": _median(moving),
-                       "rest_samples": len(rest), "moving_samples": len(moving)}
+                       "rest_samples": len(rest), "moving_samples": len(moving),
+                       "path_rms_mm": _rms(paths), "path_p95_mm": _p95(paths),
+                       "path_median_mm": _median(paths), "path_samples": len(paths),
+                       "unseen_path_median_mm": _median(unseen),
+                       "unseen_path_samples": len(unseen),
+                       "pathless_samples": sum(r["pathless"] for r in results)}
     out["events"] = {}
     for name in ("ours", "hough+ours"):
         per_kind = {}

@@ -31,6 +31,7 @@ from referee.events import Event
 from referee.vision.capture import Frame
 from referee.vision.detections import Detections
 from referee.vision.pipeline import Pipeline
+from referee.vision.reconstruct import FlickWindow
 
 Positions = dict[Any, tuple[float, float]]
 TRACKERS = ("ours", "sort", "norfair", "hough+ours")
@@ -90,6 +91,17 @@ class Instrumented:
         return self.timer.wrap("process", self.pipeline.finish)(t)
 
 
+def path_at(windows: list[FlickWindow], coin: str, t: float) -> np.ndarray | None:
+    """Where the reconstructed flicks put a moving coin at time t (None: no flick's
+    motion of it spans t, within a frame either side)."""
+    for window in windows:
+        motion = window.motions.get(coin)
+        if motion is not None and \
+                motion.t_start - window.frame_dt <= t <= motion.t_end + window.frame_dt:
+            return motion.position(t)
+    return None
+
+
 def decode_seconds(path: str) -> tuple[int, float]:
     """Frames and CPU seconds to decode the whole file (cv2.VideoCapture, nothing else)."""
     start = time.process_time()
@@ -134,6 +146,8 @@ def run_clip(data: ClipData) -> dict:
     hough_pipeline = Pipeline(data.mapping, data.layout, clip.size, clip.fps)
     hough_pipeline.detector = HoughDetector(data.mapping, data.layout, clip.size)
     hough = Instrumented(hough_pipeline, hough_timer)
+    windows: list[FlickWindow] = []
+    ours.pipeline.on_window = windows.append
     found: dict[str, list[Event]] = {"ours": [], "hough+ours": []}
     hyps: dict[str, list[Positions]] = {name: [] for name in TRACKERS}
     detections: dict[str, list[Detections]] = {"ours": [], "hough": []}
@@ -162,10 +176,20 @@ def run_clip(data: ClipData) -> dict:
     truth = data.truth(i)
     radius = data.layout.coin_mm / 2.0
     rest, moving = [], []
-    for gt, mov, mine in zip(truth.positions, truth.moving, hyps["ours"], strict=True):
+    paths: dict[str, list[float]] = {"seen": [], "unseen": []}
+    pathless = 0
+    for k, (gt, mov, mine) in enumerate(zip(truth.positions, truth.moving, hyps["ours"],
+                                            strict=True)):
         for coin, p in gt.items():
             if coin in mine:
                 (moving if mov[coin] else rest).append(float(np.hypot(*np.subtract(mine[coin], p))))
+            if mov[coin]:
+                at = path_at(windows, coin, k / clip.fps)
+                if at is None:
+                    pathless += 1
+                else:
+                    paths["seen" if coin in mine else "unseen"].append(
+                        float(np.hypot(*np.subtract(at, p))))
     stage_s = dict(timer.seconds)
     stage_s["other"] = stage_s["process"] - sum(stage_s.get(k, 0.0) for k in
                                                  ("detect", "track", "reconstruct"))
@@ -175,7 +199,9 @@ def run_clip(data: ClipData) -> dict:
         "decode_only_s": decode_s, "stage_s": stage_s,
         "hough_process_s": hough_timer.seconds["process"],
         "hough_detect_s": hough_timer.seconds["detect"],
-        "rest_err_mm": rest, "moving_err_mm": moving,
+        "rest_err_mm": rest, "moving_err_mm": moving, "path_err_mm": paths["seen"],
+        "unseen_path_err_mm": paths["unseen"],
+        "pathless": pathless,
         "events": {name: event_counts(truth.events, f) for name, f in found.items()},
         "detection": {name: detection_counts(truth.positions, [d.center_mm for d in dets],
                                              radius) for name, dets in detections.items()},

@@ -17,7 +17,7 @@ the flick settled).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -146,6 +146,9 @@ class Pipeline:
         the time its face could have changed."""
         self.looks_read: dict[str, list[np.ndarray]] = {}
         """Descriptors of a coin read on consecutive resting frames (FACE_FRAMES of them)."""
+        self.on_window: Callable[[FlickWindow], None] | None = None
+        """Called with each flick's window as it is reconstructed (the benchmark compares
+        its fitted paths with the truth)."""
 
     # ---------------------------------------------------------------- the session start
     def _bind(self, frame: Frame) -> None:
@@ -348,6 +351,8 @@ class Pipeline:
         if hidden:
             windows = self._with_hidden(windows, hidden, t)
         for window in windows:
+            if self.on_window is not None:
+                self.on_window(window)
             out += reconstruct(window, self.layout)
             for coin in window.motions:  # moved: read its face when all rest
                 self.to_read.setdefault(coin, t if window.t_settled is None
