@@ -24,6 +24,8 @@ FLOORS = Path(__file__).with_name("floors.json")
 HIGHER = ("identity.ours.idf1", "identity.ours.hota", "identity.ours.mota",
           "events.ours.flick.recall", "events.ours.flick.precision",
           "events.ours.cross.recall", "events.ours.cross.precision",
+          "events.ours.contact.recall", "events.ours.contact.precision",
+          "events.ours.hit.recall", "events.ours.hit.precision",
           "detection.ours.recall", "detection.ours.precision")
 LOWER = ("identity.ours.num_switches", "position.rest_rms_mm", "position.moving_p95_mm",
          "position.path_p95_mm")

@@ -120,10 +120,10 @@ def readme_block(report: dict) -> str:
         for name, m in g["identity"].items():
             lines.append(f"| {group} × {len(g['clips'])} | {NAMES[name]} | {_f(m['idf1'])} | "
                          f"{_f(m['hota'])} | {_f(m['mota'])} | {_n(m['num_switches'])} |")
-    lines += ["", "| clips | flicks R / P | crossings R / P | contacts R / P | resting RMS mm | "
-              "moving p95 mm: detections; paths | detection R / P (ours; Hough) | "
-              "fps: decode-only → ours |",
-              "|---|---|---|---|---|---|---|---|"]
+    lines += ["", "| clips | flicks R / P | crossings R / P | contacts R / P | tower hits R / P | "
+              "resting RMS mm | moving p95 mm: detections; paths | "
+              "detection R / P (ours; Hough) | fps: decode-only → ours |",
+              "|---|---|---|---|---|---|---|---|---|"]
     for group, g in report["groups"].items():
         e, p, d = g["events"]["ours"], g["position"], g["detection"]
         fps = list(g["speed"].values())
@@ -133,7 +133,8 @@ def readme_block(report: dict) -> str:
             f"| {group} × {len(g['clips'])} | {_f(e['flick']['recall'], 2)} / "
             f"{_f(e['flick']['precision'], 2)} | {_f(e['cross']['recall'], 2)} / "
             f"{_f(e['cross']['precision'], 2)} | {_f(e['contact']['recall'], 2)} / "
-            f"{_f(e['contact']['precision'], 2)} | {_f(p['rest_rms_mm'], 2)} | "
+            f"{_f(e['contact']['precision'], 2)} | {_f(e['hit']['recall'], 2)} / "
+            f"{_f(e['hit']['precision'], 2)} | {_f(p['rest_rms_mm'], 2)} | "
             f"{_f(p['moving_p95_mm'], 1)}; {_f(p['path_p95_mm'], 1)} | "
             f"{_f(d['ours']['recall'], 3)} / "
             f"{_f(d['ours']['precision'], 3)}; {_f(d['hough']['recall'], 3)} / "
