@@ -1166,7 +1166,6 @@ class _Patches:
                                                                                   x, y, shown)):
             return dark
         out = []
-        scale = 1.0 / (2.0 * det.config.threshold)
         for k in ks:
             bx, by, bw, bh, area = (int(v) for v in stats[k])
             gx, gy = x0 + bx - ox, y0 + by  # the component's box in the ROI
@@ -1188,19 +1187,12 @@ class _Patches:
                     continue
                 touching = not beside and bool((to_hand < det._touch_px).any())
                 part, area = self._without_skin(cells, part, area)
-            # Fill the art's holes; soft weights only on the rim, so the centre is unbiased.
-            filled = part.view(np.uint8).copy()
-            contours, _ = cv2.findContours(filled, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-            cv2.drawContours(filled, contours, -1, 1, -1)
-            weights = np.minimum(self.diff[cells] * np.float32(scale), np.float32(1.0))
-            weights *= filled
-            weights[cv2.erode(filled, None) > 0] = 1.0
-            weights += np.float32(1e-6) * filled
+            filled = _holes_filled(part)
+            weights = _centre_weights(filled, self.diff[cells], det.config.threshold, filled)
             colour = _mean_look(self.crop[cells], filled, self.gain)
             for cx, cy, streak, direction in det._measure(filled, weights, area):
                 out.append((area, cx + gx, cy + gy, streak, direction, colour, touching))
         return out
-
 
     def _dark_coin(self, box: tuple[int, int, int, int], blob: np.ndarray, x: int, y: int,
                    shown: int) -> list:
@@ -1240,18 +1232,31 @@ class _Patches:
         # the pixels just outside its mask still hold part of it, weighted by their change.
         gx, gy = x0 + bx - 1, y0 + by - 1  # one pixel around: inside the box (not on its edge)
         grown = (slice(gy, gy + bh + 2), slice(gx, gx + bw + 2))
-        filled = np.zeros((bh + 2, bw + 2), np.uint8)
-        filled[1:-1, 1:-1] = part
-        contours, _ = cv2.findContours(filled, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-        cv2.drawContours(filled, contours, -1, 1, -1)
+        filled = _holes_filled(np.pad(part, 1))
         change = channel_sum(cv2.absdiff(self.crop[grown], self.empty[grown]))
-        weights = np.minimum(change * np.float32(1.0 / (2.0 * det.config.threshold)),
-                             np.float32(1.0)) * cv2.dilate(filled, None)
-        weights[cv2.erode(filled, None) > 0] = 1.0
-        weights += np.float32(1e-6) * filled
+        weights = _centre_weights(filled, change, det.config.threshold,
+                                  cv2.dilate(filled, None))
         colour = _mean_look(self.crop[grown], filled, self.gain)
         return [(area, cx + gx, cy + gy, streak, direction, colour, False)
                 for cx, cy, streak, direction in det._measure(filled, weights, area)]
+
+
+def _holes_filled(blob: np.ndarray) -> np.ndarray:
+    """A blob (bool) with the holes its art leaves filled: 1 inside, 0 out (uint8)."""
+    filled = blob.astype(np.uint8)
+    contours, _ = cv2.findContours(filled, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    cv2.drawContours(filled, contours, -1, 1, -1)
+    return filled
+
+
+def _centre_weights(filled: np.ndarray, change: np.ndarray, threshold: int,
+                    rim: np.ndarray) -> np.ndarray:
+    """Pixel weights for a coin's centroid: 1 inside its filled blob, soft (the change over
+    twice the threshold, at most 1) on its edge and wherever else `rim` reaches, so the
+    centre is unbiased by the art and the edge counts by how much of the coin it holds."""
+    weights = np.minimum(change * np.float32(1.0 / (2.0 * threshold)), np.float32(1.0)) * rim
+    weights[cv2.erode(filled, None) > 0] = 1.0
+    return weights + np.float32(1e-6) * filled
 
 
 def _mean_look(image: np.ndarray, mask: np.ndarray, gain: tuple[float, float, float]
