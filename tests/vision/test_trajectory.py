@@ -113,3 +113,16 @@ def test_a_coin_seen_beyond_where_it_came_to_rest_bounced_there() -> None:
     # Seen only on its way (never past its rest): one slide.
     straight = fit_motion("moons", t[:2], p[:2], (-180.5, 0.0), (-216.3, 0.3), decel, 0.3)
     assert len(straight.slides) == 1
+
+
+def test_a_coin_leaving_the_view_is_not_pulled_back_by_its_last_partial_frame() -> None:
+    """Off the table at 1.6 m/s: the last frame saw only part of the streak (the rest past
+    the edge), its centre 6 mm short (off-table, look 107); the slide follows the others."""
+    true = Slide(1.9, (210.0, 0.0), (0.0, -1800.0), DECEL, 9.0)
+    t, p = sample([true], 30.0, 2.12, 0.3, seed=3)
+    p[-1] += (0.0, 6.0)
+    motion = fit_motion("arms", t, p, (210.0, 0.0), None, DECEL)
+    fitted = np.array([motion.position(ti) for ti in t])
+    truth = np.array([true.position(ti) for ti in t])
+    assert np.hypot(*(fitted - truth).T).max() < 1.0  # fitted with it: 5.8 mm
+    assert motion.t_end == pytest.approx(t[-1])  # it was still seen then
