@@ -20,6 +20,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 from scipy.optimize import least_squares
 
+JOINT_EVALUATIONS = 10
+"""Residual evaluations per parameter the joint refit of a motion's slides may take."""
 LEAVING_KEPT = 3
 """A coin that left the view is fitted without its last frame when more than this many
 frames saw it move."""
@@ -255,7 +257,12 @@ def _jointly(slides: list[Slide], t: np.ndarray, p: np.ndarray, bounds: list[tup
         return np.concatenate([(slide.position(t[lo:hi]) - p[lo:hi]).ravel()
                                for slide, (lo, hi) in zip(build(params), bounds, strict=True)])
 
-    sol = least_squares(residual, np.array(x0, float), bounds=(lower, upper), method="trf")
+    # A few evaluations per parameter settle it from the pieces' own fits.  Where few frames
+    # hold a piece, a start time and a speed trade off along a valley of near-equal misfit
+    # (hundreds of evaluations, up to a second, in the demo game): the best by then is kept,
+    # for the scoreboard waits on this fit.
+    sol = least_squares(residual, np.array(x0, float), bounds=(lower, upper), method="trf",
+                        x_scale="jac", max_nfev=JOINT_EVALUATIONS * len(x0))
     fitted = build(sol.x)
     out = []
     for slide, (lo, hi) in zip(fitted, bounds, strict=True):

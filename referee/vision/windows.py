@@ -8,6 +8,7 @@ its resting place before to its resting place after, or to where it vanished (of
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -26,21 +27,24 @@ def moving_mask(track: np.ndarray, noise_mm: float) -> np.ndarray:
     A resting coin has an anchor (the median of its recent resting centres); it starts moving
     when two observations in a row lie more than 6σ from the anchor (one noisy frame never
     opens a flick), and rests again when two steps in a row are within the noise.
+
+    Plain Python over the points: a track is walked one frame at a time, and NumPy's
+    per-call cost on eight points was most of a flick's closing time (the web's latency).
     """
     n = len(track)
     mask = np.zeros(n, bool)
     if n < 2:
         return mask
-    p = track[:, 1:]
+    p = [(float(x), float(y)) for x, y in track[:, 1:]]
     away = 6.0 * noise_mm
     still = 6.0 * noise_mm
-    pool: list[np.ndarray] = [p[0]]
+    pool: list[tuple[float, float]] = [p[0]]
     moving = False
     for k in range(1, n):
         if not moving:
-            anchor = np.median(np.asarray(pool[-8:]), axis=0)
-            far = np.hypot(*(p[k] - anchor)) > away
-            far_next = k + 1 >= n or np.hypot(*(p[k + 1] - anchor)) > away
+            ax, ay = _median2(pool[-8:])
+            far = math.hypot(p[k][0] - ax, p[k][1] - ay) > away
+            far_next = k + 1 >= n or math.hypot(p[k + 1][0] - ax, p[k + 1][1] - ay) > away
             if far and far_next:
                 moving = True
                 mask[k - 1] = True  # the last resting frame belongs to the motion's start
@@ -48,12 +52,22 @@ def moving_mask(track: np.ndarray, noise_mm: float) -> np.ndarray:
                 pool.append(p[k])
                 continue
         mask[k] = True
-        step = np.hypot(*(p[k] - p[k - 1]))
-        step_next = np.hypot(*(p[k + 1] - p[k])) if k + 1 < n else 0.0
+        step = math.dist(p[k], p[k - 1])
+        step_next = math.dist(p[k + 1], p[k]) if k + 1 < n else 0.0
         if step < still and step_next < still:
             moving = False
             pool = [p[k]]
     return mask
+
+
+def _median2(points: list[tuple[float, float]]) -> tuple[float, float]:
+    """Each axis's median of a few points (the mean of the middle two for an even count)."""
+    out = []
+    for axis in (0, 1):
+        v = sorted(q[axis] for q in points)
+        m = len(v) // 2
+        out.append(v[m] if len(v) % 2 else 0.5 * (v[m - 1] + v[m]))
+    return out[0], out[1]
 
 
 def split_spans(track: np.ndarray, frame_dt: float) -> list[np.ndarray]:
