@@ -317,7 +317,8 @@ class Pipeline:
         lo = self.closed_until - self.config.history_s
         recent = {c: [o for o in obs if o[0] >= lo] for c, obs in self.tracks.items()}
         windows = [w for w in find_windows(recent, 1.0 / self.fps, self.config.noise_mm,
-                                           self.config.dwell_s, self.config.decel_mm_s2)
+                                           self.config.dwell_s, self.config.decel_mm_s2,
+                                           after=self.closed_until)
                    if min(m.t_start for m in w.motions.values()) > self.closed_until]
         self.closed_until = t
         self.active = False

@@ -104,8 +104,11 @@ def split_track(track: Track, frame_dt: float, noise_mm: float) -> CoinTrackSpli
 
 
 def find_windows(tracks: Mapping[str, Track], frame_dt: float, noise_mm: float = 0.3,
-                 dwell_s: float = 0.3, decel: float = 0.30 * 9806.65) -> list[FlickWindow]:
-    """All flick windows of a session's tracks (offline; the live pipeline cuts the same way)."""
+                 dwell_s: float = 0.3, decel: float = 0.30 * 9806.65,
+                 after: float = -math.inf) -> list[FlickWindow]:
+    """All flick windows of a session's tracks (offline; the live pipeline cuts the same way)
+    that move after `after` (the live pipeline's last closed flick: those before, in the
+    history kept for resting places, are not fitted again)."""
     splits = {c: split_track(tr, frame_dt, noise_mm) for c, tr in tracks.items() if len(tr)}
     intervals: list[tuple[float, float]] = []
     for sp in splits.values():
@@ -127,7 +130,8 @@ def find_windows(tracks: Mapping[str, Track], frame_dt: float, noise_mm: float =
             merged[-1][1] = max(merged[-1][1], hi)
         else:
             merged.append([lo, hi])
-    return [_window(splits, lo, hi, frame_dt, noise_mm, dwell_s, decel) for lo, hi in merged]
+    return [_window(splits, lo, hi, frame_dt, noise_mm, dwell_s, decel) for lo, hi in merged
+            if hi > after]
 
 
 def _window(splits: Mapping[str, CoinTrackSplit], lo: float, hi: float, frame_dt: float,
