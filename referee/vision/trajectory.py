@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 from scipy.optimize import least_squares
 
-JOINT_EVALUATIONS = 10
+JOINT_EVALUATIONS = 5
 """Residual evaluations per parameter the joint refit of a motion's slides may take."""
 LEAVING_KEPT = 3
 """A coin that left the view is fitted without its last frame when more than this many
@@ -253,9 +253,28 @@ def _jointly(slides: list[Slide], t: np.ndarray, p: np.ndarray, bounds: list[tup
                              float(t[bounds[k][1] - 1])))
         return out
 
+    pieces = [(t[lo:hi], p[lo:hi]) for lo, hi in bounds]
+
     def residual(params: np.ndarray) -> np.ndarray:
-        return np.concatenate([(slide.position(t[lo:hi]) - p[lo:hi]).ravel()
-                               for slide, (lo, hi) in zip(build(params), bounds, strict=True)])
+        # `build`'s slides' positions, written out (the solver calls this hundreds of times)
+        out = []
+        x, y = start_mm
+        t0 = float(params[0])
+        for k, (tt, pp) in enumerate(pieces):
+            vx, vy = float(params[3 * k + 1]), float(params[3 * k + 2])
+            speed = math.hypot(vx, vy)
+            t_stop = t0 + (speed / decel if decel > 0 else math.inf)
+            if k + 1 < len(pieces):  # where this slide hands over to the next
+                t_next = float(params[3 * k + 3])
+                tau = min(max(t_next - t0, 0.0), t_stop - t0)
+            tau_obs = np.clip(tt - t0, 0.0, t_stop - t0)
+            along = speed * tau_obs - 0.5 * decel * tau_obs * tau_obs
+            ux, uy = (vx / speed, vy / speed) if speed > 0 else (0.0, 0.0)
+            out += [x + along * ux - pp[:, 0], y + along * uy - pp[:, 1]]
+            if k + 1 < len(pieces):
+                moved = speed * tau - 0.5 * decel * tau * tau
+                x, y, t0 = x + moved * ux, y + moved * uy, t_next
+        return np.concatenate(out)
 
     # A few evaluations per parameter settle it from the pieces' own fits.  Where few frames
     # hold a piece, a start time and a speed trade off along a valley of near-equal misfit
