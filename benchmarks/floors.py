@@ -122,8 +122,9 @@ def update(figures: dict[str, float], section: str, groups: list[str],
             new = round(min(new, slack), 4)
         old = floors.get(name, {}).get("floor")
         if old is not None and (new < old if higher else new > old) and not lower_because:
-            refused.append(f"{name}: measured {value:g} would lower its floor {old:g}")
-            continue
+            if value < old if higher else value > old:
+                refused.append(f"{name}: measured {value:g} would lower its floor {old:g}")
+            continue  # (within its tolerance of a floor it still meets: the floor stays)
         if old != new:
             floors[name] = {"floor": new, "higher_is_better": higher}
             if slack is not None:
