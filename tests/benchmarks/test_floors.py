@@ -45,6 +45,8 @@ def test_update_raises_floors_and_refuses_to_lower_them(tmp_path) -> None:
     changed, refused = fl.update({name: 0.80}, "quick", ["720p30"], path)
     assert not changed and refused
     assert json.loads(path.read_text())["quick"][name]["floor"] == 0.898
+    changed, refused = fl.update({name: 0.899}, "quick", ["720p30"], path)
+    assert not changed and not refused  # still meets it, within the tolerance: it stays
     fl.update({name: 0.95}, "quick", ["720p30"], path)
     data = json.loads(path.read_text())
     assert data["quick"][name]["floor"] == 0.948 and len(data["history"]) == 2
