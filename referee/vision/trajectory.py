@@ -238,6 +238,8 @@ def _jointly(slides: list[Slide], t: np.ndarray, p: np.ndarray, bounds: list[tup
     lower, upper = [-np.inf, -np.inf, -np.inf], [np.inf, np.inf, np.inf]
     for k, slide in enumerate(slides[1:], start=1):
         lo_t, hi_t = float(t[bounds[k][0] - 1]), float(t[bounds[k][0]])
+        if hi_t - lo_t < 1e-5:
+            return slides  # two frames at one time: no room for an impact between them
         x0 += [min(max(slide.t0, lo_t + 1e-6), hi_t - 1e-6), *slide.v0]
         lower += [lo_t, -np.inf, -np.inf]
         upper += [hi_t, np.inf, np.inf]
