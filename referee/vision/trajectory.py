@@ -160,8 +160,10 @@ def fit_motion(coin: str, t: Sequence[float], p: np.ndarray, start_mm: tuple[flo
     The split is an optimal partition (dynamic programming over every set of break points):
     each piece costs its least-squares misfit to a quadratic path plus a penalty per break,
     so a break is added only where the data demand it.  Each piece is then refitted with the
-    friction model, the first one anchored at the coin's resting place, and consecutive
-    pieces are joined where their paths meet (the impact instant).
+    friction model, the first one anchored at the coin's resting place, consecutive pieces
+    are joined where their paths meet (the impact instant), and all are refitted together
+    through those impact points (`_jointly`).  A coin that left the view (`end_mm` None) is
+    fitted without its last frame, which saw only part of it.
     """
     t_arr = np.asarray(t, float)
     p_arr = np.asarray(p, float).reshape(-1, 2)

@@ -9,6 +9,7 @@ its resting place before to its resting place after, or to where it vanished (of
 from __future__ import annotations
 
 import math
+import statistics
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -61,13 +62,8 @@ def moving_mask(track: np.ndarray, noise_mm: float) -> np.ndarray:
 
 
 def _median2(points: list[tuple[float, float]]) -> tuple[float, float]:
-    """Each axis's median of a few points (the mean of the middle two for an even count)."""
-    out = []
-    for axis in (0, 1):
-        v = sorted(q[axis] for q in points)
-        m = len(v) // 2
-        out.append(v[m] if len(v) % 2 else 0.5 * (v[m - 1] + v[m]))
-    return out[0], out[1]
+    """Each axis's median of a few points (as NumPy's: the middle two's mean when even)."""
+    return statistics.median(q[0] for q in points), statistics.median(q[1] for q in points)
 
 
 def split_spans(track: np.ndarray, frame_dt: float) -> list[np.ndarray]:
