@@ -66,7 +66,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if args.events is None:
-        from referee.commands.replay import load_calibration, vision_source
+        from referee.commands.replay import load_calibration, vision_source  # (it imports us)
 
         if not SAMPLE_VIDEO.is_file():
             raise UsageError(f"{SAMPLE_VIDEO}: the sample game's video is missing; "
