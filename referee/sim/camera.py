@@ -15,11 +15,17 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import cv2
 import numpy as np
 
 Point = tuple[float, float]
+
+
+def _read_only(a: np.ndarray) -> np.ndarray:
+    a.flags.writeable = False
+    return a
 
 
 @dataclass(frozen=True)
@@ -81,7 +87,10 @@ class Camera:
         return self.lens.dist_coeffs
 
     # -- extrinsics ------------------------------------------------------------------------
-    @property
+    # The pose is frozen, so what follows from it is worked out once (projecting a few points
+    # is per frame for the renderer and for vision measured with this camera's mapping);
+    # read-only, as it is shared.
+    @cached_property
     def center_mm(self) -> np.ndarray:
         """The lens centre in world mm (x, y, z above the cloth)."""
         p = self.pose
@@ -89,9 +98,9 @@ class Camera:
         az = math.radians(p.azimuth_deg)
         # azimuth 0 puts the lens south of the target (at -y), turning counter-clockwise.
         dx, dy = offset * math.sin(az), -offset * math.cos(az)
-        return np.array([p.target_mm[0] + dx, p.target_mm[1] + dy, p.height_mm])
+        return _read_only(np.array([p.target_mm[0] + dx, p.target_mm[1] + dy, p.height_mm]))
 
-    @property
+    @cached_property
     def rotation(self) -> np.ndarray:
         """R mapping world directions to camera directions (x_cam = R @ (X - C))."""
         p = self.pose
@@ -104,15 +113,15 @@ class Camera:
         up /= np.linalg.norm(up)
         y_cam = -up  # image rows grow downward
         x_cam = np.cross(y_cam, forward)
-        return np.stack([x_cam, y_cam, forward])
+        return _read_only(np.stack([x_cam, y_cam, forward]))
 
-    @property
+    @cached_property
     def rvec(self) -> np.ndarray:
-        return cv2.Rodrigues(self.rotation)[0]
+        return _read_only(cv2.Rodrigues(self.rotation)[0])
 
-    @property
+    @cached_property
     def tvec(self) -> np.ndarray:
-        return -self.rotation @ self.center_mm
+        return _read_only(-self.rotation @ self.center_mm)
 
     # -- projection ------------------------------------------------------------------------
     def project_mm_to_px(self, points_mm: np.ndarray | list[Point] | Point,

@@ -26,22 +26,13 @@ def mapping_from_camera(camera) -> PixelMapping:
     object with `undistort_px`, `homography_mm_to_px`, `project_mm_to_px` and `center_mm`):
     vision measured without calibration error, to isolate vision's own."""
     inverse = np.linalg.inv(camera.homography_mm_to_px(0.0))
-    pose = getattr(camera, "rvec", None), getattr(camera, "tvec", None)
 
     def to_mm(points_px: np.ndarray) -> np.ndarray:
         flat = camera.undistort_px(np.asarray(points_px, float)).reshape(-1, 1, 2)
         return cv2.perspectiveTransform(flat, inverse).reshape(-1, 2)
 
     def to_px(points_mm: np.ndarray) -> np.ndarray:
-        if pose[0] is None:
-            return camera.project_mm_to_px(np.asarray(points_mm, float))
-        # The camera's own projection at the cloth, with its pose worked out once (the
-        # simulator's camera derives it from the pose on every call).
-        flat = np.asarray(points_mm, float).reshape(-1, 2)
-        obj = np.column_stack([flat, np.zeros(len(flat))]).reshape(-1, 1, 3)
-        px, _ = cv2.projectPoints(obj, pose[0], pose[1], camera.camera_matrix,
-                                  camera.dist_coeffs)
-        return px.reshape(-1, 2)
+        return camera.project_mm_to_px(np.asarray(points_mm, float))
 
     return PixelMapping(to_mm, to_px, camera.center_mm)
 
