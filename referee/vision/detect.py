@@ -1159,9 +1159,8 @@ class _Patches:
             new = (grown[0], grown[1], grown[2], grown[3])
             return self._coins_in(self._run([new]), 0, new, x, y, blob, False, tries - 1)
         det = self.det
-        shown = sum(int(stats[k, cv2.CC_STAT_AREA]) for k in ks if (
-            x0 + int(stats[k, 0]) - ox + self.origin[0], y0 + int(stats[k, 1]) + self.origin[1],
-            *(int(v) for v in stats[k, 2:])) not in self.done)
+        shown = sum(int(stats[k, cv2.CC_STAT_AREA]) for k in ks
+                    if self._key(stats[k], x0 - ox, y0) not in self.done)
         if shown < DARK_COIN_SHOWN * det.coin_area_px and (dark := self._dark_coin(box, blob,
                                                                                   x, y, shown)):
             return dark
@@ -1169,7 +1168,7 @@ class _Patches:
         for k in ks:
             bx, by, bw, bh, area = (int(v) for v in stats[k])
             gx, gy = x0 + bx - ox, y0 + by  # the component's box in the ROI
-            key = (gx + self.origin[0], gy + self.origin[1], bw, bh, area)  # in the ROI
+            key = self._key(stats[k], x0 - ox, y0)
             if key in self.done or area < 0.35 * det.coin_area_px:
                 continue
             self.done.add(key)
@@ -1193,6 +1192,13 @@ class _Patches:
             for cx, cy, streak, direction in det._measure(filled, weights, area):
                 out.append((area, cx + gx, cy + gy, streak, direction, colour, touching))
         return out
+
+    def _key(self, stat: np.ndarray, x0: int, y0: int) -> tuple[int, int, int, int, int]:
+        """A full-resolution component (its stats row, labelled in a box at x0, y0 of the
+        window) as the ROI knows it: its box and area, so that one measured once, through
+        whichever blob or box, is not measured again (`done`)."""
+        bx, by, bw, bh, area = (int(v) for v in stat)
+        return x0 + bx + self.origin[0], y0 + by + self.origin[1], bw, bh, area
 
     def _dark_coin(self, box: tuple[int, int, int, int], blob: np.ndarray, x: int, y: int,
                    shown: int) -> list:
@@ -1220,7 +1226,7 @@ class _Patches:
         k = int(ks[0])
         bx, by, bw, bh, area = (int(v) for v in stats[k])
         on_edge = bx == 0 or by == 0 or bx + bw == x1 - x0 or by + bh == y1 - y0
-        key = (x0 + bx + self.origin[0], y0 + by + self.origin[1], bw, bh, area)
+        key = self._key(stats[k], x0, y0)
         part = labels[by:by + bh, bx:bx + bw] == k
         part_cells = (slice(y0 + by, y0 + by + bh), slice(x0 + bx, x0 + bx + bw))
         if on_edge or key in self.done or area < DARK_COIN_SHOWN * det.coin_area_px \

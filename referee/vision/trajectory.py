@@ -246,38 +246,38 @@ def _jointly(slides: list[Slide], t: np.ndarray, p: np.ndarray, bounds: list[tup
         lower += [lo_t, -np.inf, -np.inf]
         upper += [hi_t, np.inf, np.inf]
 
-    def build(params: np.ndarray) -> list[Slide]:
-        out = [Slide(float(params[0]), start_mm, (float(params[1]), float(params[2])), decel,
-                     float(t[bounds[0][1] - 1]))]
-        for k in range(1, len(slides)):
-            t_break, vx, vy = (float(v) for v in params[3 * k:3 * k + 3])
-            at = out[-1].position(t_break)
-            out[-1] = replace(out[-1], t_end=t_break)
-            out.append(Slide(t_break, (float(at[0]), float(at[1])), (vx, vy), decel,
-                             float(t[bounds[k][1] - 1])))
+    ends = [float(t[hi - 1]) for _, hi in bounds]
+
+    def chain(params: np.ndarray) -> list[tuple[float, float, float, float, float]]:
+        """Each slide's (t0, x0, y0, vx, vy): each starts where the one before is at their
+        impact (plain floats: the solver calls this hundreds of times)."""
+        out = []
+        x, y, t0 = start_mm[0], start_mm[1], float(params[0])
+        for k in range(len(slides)):
+            vx, vy = float(params[3 * k + 1]), float(params[3 * k + 2])
+            out.append((t0, x, y, vx, vy))
+            if k + 1 < len(slides):
+                t_next = float(params[3 * k + 3])
+                speed = math.hypot(vx, vy)
+                tau = min(max(t_next - t0, 0.0), speed / decel if decel > 0 else math.inf)
+                moved = (speed * tau - 0.5 * decel * tau * tau) / speed if speed > 0 else 0.0
+                x, y, t0 = x + moved * vx, y + moved * vy, t_next
         return out
 
-    pieces = [(t[lo:hi], p[lo:hi]) for lo, hi in bounds]
+    def build(params: np.ndarray) -> list[Slide]:
+        pieces = chain(params)
+        return [Slide(t0, (x, y), (vx, vy), decel, pieces[k + 1][0] if k + 1 < len(pieces)
+                      else ends[k]) for k, (t0, x, y, vx, vy) in enumerate(pieces)]
+
+    observed = [(t[lo:hi], p[lo:hi]) for lo, hi in bounds]
 
     def residual(params: np.ndarray) -> np.ndarray:
-        # `build`'s slides' positions, written out (the solver calls this hundreds of times)
         out = []
-        x, y = start_mm
-        t0 = float(params[0])
-        for k, (tt, pp) in enumerate(pieces):
-            vx, vy = float(params[3 * k + 1]), float(params[3 * k + 2])
-            speed = math.hypot(vx, vy)
-            t_stop = t0 + (speed / decel if decel > 0 else math.inf)
-            if k + 1 < len(pieces):  # where this slide hands over to the next
-                t_next = float(params[3 * k + 3])
-                tau = min(max(t_next - t0, 0.0), t_stop - t0)
-            tau_obs = np.clip(tt - t0, 0.0, t_stop - t0)
-            along = speed * tau_obs - 0.5 * decel * tau_obs * tau_obs
-            ux, uy = (vx / speed, vy / speed) if speed > 0 else (0.0, 0.0)
-            out += [x + along * ux - pp[:, 0], y + along * uy - pp[:, 1]]
-            if k + 1 < len(pieces):
-                moved = speed * tau - 0.5 * decel * tau * tau
-                x, y, t0 = x + moved * ux, y + moved * uy, t_next
+        for (t0, x, y, vx, vy), (tt, pp) in zip(chain(params), observed, strict=True):
+            speed = math.hypot(vx, vy)  # `Slide.position`, written out for the solver
+            tau = np.clip(tt - t0, 0.0, speed / decel if decel > 0 else math.inf)
+            along = (speed * tau - 0.5 * decel * tau * tau) / speed if speed > 0 else 0.0 * tau
+            out += [x + along * vx - pp[:, 0], y + along * vy - pp[:, 1]]
         return np.concatenate(out)
 
     # A few evaluations per parameter settle it from the pieces' own fits.  Where few frames
