@@ -1212,8 +1212,11 @@ class _Patches:
         det = self.det
         x0, y0, x1, y1 = box
         cells = (slice(y0, y1), slice(x0, x1))
+        shadow = self.shadow[cells]
+        if not shadow.any():
+            return []  # a fragment of change with no "shadow" about it (most are)
         changed = cv2.compare(self.diff[cells], det.config.threshold, cv2.CMP_GT)
-        changed[self.shadow[cells]] = 255
+        changed[shadow] = 255
         fg = det._opened_closed(changed, det._open, det._close)
         _, labels, stats, _ = cv2.connectedComponentsWithStats(fg, connectivity=8)
         up = _doubled(blob.view(np.uint8))
