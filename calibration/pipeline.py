@@ -294,14 +294,13 @@ def _calibrate_still(image: np.ndarray, template: Layout, table_mm: tuple[float,
         markers=markers, pack=pack, faces=models), tiles
 
 
-def layout_scale(tiles: list[DetectedTile], found_in: TablePlane, seen_by: TablePlane,
-                 template: Layout, thickness_mm: float = 0.0) -> tuple[float, float] | None:
-    """How much bigger the tiles' layout measures than the template through `seen_by`,
-    east-west and north-south.
+def layout_affine(tiles: list[DetectedTile], found_in: TablePlane, seen_by: TablePlane,
+                  template: Layout, thickness_mm: float = 0.0) -> np.ndarray | None:
+    """The affine map (2×3, RANSAC) from the template's tile centres to the tiles' as
+    measured through `seen_by` (None: fewer than 4 tiles matched).
 
     Tiles found through `found_in` are re-measured through `seen_by` (to compare candidate
-    planes without finding tiles twice), stood on their feet, matched, and an affine map
-    (RANSAC) fitted from template to measured centres: its two scales.  Centre spacing is
+    planes without finding tiles twice), stood on their feet and matched.  Centre spacing is
     used rather than tile size, which a tilted camera inflates with the tiles' visible sides.
     """
     if len(tiles) < 3:
@@ -316,6 +315,14 @@ def layout_scale(tiles: list[DetectedTile], found_in: TablePlane, seen_by: Table
     src = np.array([template.pieces[n].center_mm for n in fit.matches], np.float64)
     dst = np.array([t.center_mm for t in fit.matches.values()], np.float64)
     m, _ = cv2.estimateAffine2D(src, dst, method=cv2.RANSAC, ransacReprojThreshold=3.0)
+    return m
+
+
+def layout_scale(tiles: list[DetectedTile], found_in: TablePlane, seen_by: TablePlane,
+                 template: Layout, thickness_mm: float = 0.0) -> tuple[float, float] | None:
+    """How much bigger the tiles' layout measures than the template through `seen_by`,
+    east-west and north-south: the two scales of `layout_affine`."""
+    m = layout_affine(tiles, found_in, seen_by, template, thickness_mm)
     if m is None:
         return None
     return float(np.linalg.norm(m[:, 0])), float(np.linalg.norm(m[:, 1]))
@@ -361,11 +368,16 @@ def prefer_rim(image: np.ndarray, table: TableFit, tiles: list[DetectedTile],
         bad = badness(candidate)
         if candidate is not None and bad < best_bad - 0.004:
             best, best_bad, moved = candidate, bad, sum(1 for c in choice if c)
-    scales = layout_scale(tiles, table.plane, best.plane, template, thickness_mm)
-    grow = np.array([v if RIM_RATIO[0] < v < RIM_RATIO[1] else 1.0 for v in scales or (1, 1)])
-    if np.any(grow != 1.0):
+    m = layout_affine(tiles, table.plane, best.plane, template, thickness_mm)
+    scales = (1.0, 1.0) if m is None else (np.linalg.norm(m[:, 0]), np.linalg.norm(m[:, 1]))
+    grow = np.array([RIM_RATIO[0] < v < RIM_RATIO[1] for v in scales])
+    if m is not None and grow.any():
         # No (further) edge to see, but a layout clearly too big: the tiles are the ruler.
-        grown = best.plane.to_pixels(table_corners_mm(table_mm) * grow)
+        # The table's edges go where the tiles' layout puts them, each side on its own (a
+        # rim seen on one side and not the other leaves the layout off centre).
+        corners_mm = table_corners_mm(table_mm)
+        by_tiles = corners_mm @ m[:, :2].T + m[:, 2]
+        grown = best.plane.to_pixels(np.where(grow, by_tiles, corners_mm))
         best = replace(find_plane(image, table_mm, corners_px=grown, intrinsics=lens),
                        method="auto")
         moved = 4

@@ -334,13 +334,16 @@ class Renderer:
         grain = _noise_field((th, tw), max(look.cloth_grain_mm * ppm, 1.0), rng)
         mottle = _noise_field((th, tw), 80 * ppm, rng)
         shade = 1.0 + look.cloth_grain * grain + look.cloth_mottle * mottle
-        top = cloth * shade[..., None]
+        # the table's top: the cloth inset by the rim's width, the rim around it; laid on
+        # the floor in one blend, so that the table's edge pixels mix rim and floor only (a
+        # second blend of the rim over cloth already laid there would leave a fringe of
+        # cloth along the edge, and move the edge a fraction of a pixel inward)
+        inner_px = self.tex_from_mm(_inset(np.array(self.layout.table), look.rim_mm))
+        inner = convex_coverage((th, tw), inner_px)[..., None]
+        rim = np.asarray(bgr(look.rim_rgb), np.float32)
+        top = cloth * shade[..., None] * inner + rim * (1.0 - inner)
         m = table.astype(np.float32)[..., None] / 255.0
         tex = tex * (1.0 - m) + top * m
-        # the rim: the table in rim colour less the table inset by the rim's width
-        inner_px = self.tex_from_mm(_inset(np.array(self.layout.table), look.rim_mm))
-        inner = (convex_coverage((th, tw), inner_px) * 255.0 + 0.5).astype(np.uint8)
-        _blend_mask(tex, cv2.subtract(table, inner), bgr(look.rim_rgb))
         self._draw_pieces(tex)
         return np.clip(tex + 0.5, 0, 255).astype(np.uint8)
 
