@@ -75,21 +75,30 @@ def paste_sprite(img: np.ndarray, sprite: np.ndarray, center_px: tuple[float, fl
     `angle_deg` turns it counter-clockwise as seen in the image (north up = seen from above).
     """
     sh, sw = sprite.shape[:2]
-    sc = ((sw - 1) / 2.0, (sh - 1) / 2.0)
     reach = math.hypot(sw, sh) / 2.0 * scale + 1
     x0, y0 = max(math.floor(center_px[0] - reach), 0), max(math.floor(center_px[1] - reach), 0)
     x1 = min(math.ceil(center_px[0] + reach) + 1, img.shape[1])
     y1 = min(math.ceil(center_px[1] + reach) + 1, img.shape[0])
     if x1 <= x0 or y1 <= y0:
         return
-    m = cv2.getRotationMatrix2D(sc, angle_deg, scale)
-    m[0, 2] += center_px[0] - sc[0] - x0
-    m[1, 2] += center_px[1] - sc[1] - y0
-    warped = cv2.warpAffine(sprite, m, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR,
-                            borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    warped = warped_sprite(sprite, (center_px[0] - x0, center_px[1] - y0), angle_deg, scale,
+                           (y1 - y0, x1 - x0))
     roi = img[y0:y1, x0:x1]
     out = roi.astype(np.float32) * (1.0 - warped[..., 3:]) + warped[..., :3]
     roi[...] = out if img.dtype == np.float32 else np.clip(out + 0.5, 0, 255).astype(img.dtype)
+
+
+def warped_sprite(sprite: np.ndarray, center_px: tuple[float, float], angle_deg: float,
+                  scale: float, shape: tuple[int, int]) -> np.ndarray:
+    """A premultiplied BGRA sprite turned, scaled and centred at `center_px` on a transparent
+    window of `shape` (rows, columns)."""
+    sh, sw = sprite.shape[:2]
+    sc = ((sw - 1) / 2.0, (sh - 1) / 2.0)
+    m = cv2.getRotationMatrix2D(sc, angle_deg, scale)
+    m[0, 2] += center_px[0] - sc[0]
+    m[1, 2] += center_px[1] - sc[1]
+    return cv2.warpAffine(sprite, m, (shape[1], shape[0]), flags=cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_CONSTANT, borderValue=0)
 
 
 def _fixed(pts_px: np.ndarray) -> np.ndarray:
@@ -234,7 +243,6 @@ class Renderer:
         self._hand_cache: dict[HandPose, tuple[list, list, np.ndarray]] = {}
         self._build_maps()
         self._edge_bgr = tuple(0.8 * v for v in bgr(look.coins.edge_rgb))
-        self._edge_sprite = self._disc_sprite(self._edge_bgr)
         self._texture = self._build_texture()
         self._build_background()
         self._gain = self._build_gain()
@@ -439,13 +447,6 @@ class Renderer:
                                              self.layout.coin_mm)
         return self._sprites[key]
 
-    def _disc_sprite(self, color_bgr: tuple) -> np.ndarray:
-        """A plain coin-sized disc (premultiplied BGRA) with an exact anti-aliased rim."""
-        r = self.layout.coin_mm / 2 * self.ppm
-        n = math.ceil(2 * r) + 3
-        alpha = disc_coverage(n, (n - 1) / 2, r)
-        return np.dstack([alpha[..., None] * np.asarray(color_bgr, np.float32), alpha])
-
     def _coin_geometry(self, c: CoinPose) -> tuple[float, float, np.ndarray, np.ndarray]:
         base = self._stack_height(c.on)
         top = base + self.look.coins.thickness_mm
@@ -496,23 +497,36 @@ class Renderer:
         return self._hand_geometry(hand)[2]
 
     def _draw_coin(self, img: np.ndarray, c: CoinPose, origin: np.ndarray) -> None:
+        """Draw a coin on a float32 image: its silhouette (its disc swept from its foot up to
+        its top) covers the image once; inside it the top, and the side where the top does
+        not reach.  One blend, so the edge where the top's rim and the side's meet (the side
+        of the coin turned away from the camera) mixes the top with the cloth only."""
         base, top, low, high = self._coin_geometry(c)
         low, high = low - origin, high - origin
-        # the side: the coin's edge-coloured disc swept from its foot up to under its top
-        # (its two ends exact; the band between them, if any, an ordinary polygon)
-        d = high - low
-        length = float(np.hypot(*d))
-        paste_sprite(img, self._edge_sprite, (low[0], low[1]), 0.0, self._scale_at(base))
-        if length > 1.0:
-            r = self.layout.coin_mm / 2 * self.ppm * self._scale_at(base) - 0.6
-            n = np.array([-d[1], d[0]]) / length * r
-            quad = np.array([low + n, high + n, high - n, low - n])
-            if img.dtype == np.uint8:
-                _fill(img, quad, self._edge_bgr)
-            else:
-                _fill_blend(img, quad, self._edge_bgr)
-        paste_sprite(img, self._sprite(c.coin, c.face_up), (high[0], high[1]), c.angle_deg,
-                     self._scale_at(top))
+        r_low, r_high = (self.layout.coin_mm / 2 * self.ppm * self._scale_at(z)
+                         for z in (base, top))
+        rows, cols, corner = _local(img.shape, np.vstack([low, high]), r_high + 2)
+        shape = (rows.stop - rows.start, cols.stop - cols.start)
+        if shape[0] * shape[1] == 0:
+            return
+        ys = np.arange(shape[0], dtype=np.float32)[:, None] + np.float32(corner[1])
+        xs = np.arange(shape[1], dtype=np.float32)[None, :] + np.float32(corner[0])
+        # the swept discs' union: its signed distance is the nearest disc's (a disc every
+        # pixel along the sweep, so the gaps between them are far below a pixel's hundredth)
+        inside = np.full(shape, -np.inf, np.float32)
+        for f in np.linspace(0.0, 1.0, max(2, math.ceil(float(np.hypot(*(high - low)))) + 2)):
+            x, y = low + (high - low) * f
+            r = r_low + (r_high - r_low) * f
+            np.maximum(inside, r - np.hypot(xs - np.float32(x), ys - np.float32(y)), out=inside)
+        cover = np.clip(inside + 0.5, 0.0, 1.0)[..., None]
+        face = warped_sprite(self._sprite(c.coin, c.face_up),
+                             (high[0] - corner[0], high[1] - corner[1]), c.angle_deg,
+                             self._scale_at(top), shape)
+        alpha = face[..., 3:]
+        roi = img[rows, cols]
+        roi *= 1.0 - np.maximum(cover, alpha)
+        roi += np.clip(cover - alpha, 0.0, 1.0) * np.asarray(self._edge_bgr, np.float32)
+        roi += face[..., :3]
 
     def _draw_coin_shadow(self, mask: np.ndarray, c: CoinPose, origin: np.ndarray,
                           q: float = 1.0) -> None:
