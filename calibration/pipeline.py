@@ -45,6 +45,7 @@ from calibration.table_detect import (
     detect_table,
     outer_edge_lines,
     quad_from_lines,
+    side_bow_px,
     side_lines,
 )
 from calibration.tiles import Blob, DetectedTile, detect_tiles
@@ -206,8 +207,10 @@ def calibrate_still(image: np.ndarray, template: Layout, table_mm: tuple[float, 
         guessed, _ = _calibrate_still(image, template, table_mm, intrinsics=lens, **args)
     except TableNotFound:
         return profile  # the guess undistorts the table out of recognition
-    if guessed.layout_residual_mm is None or \
-            guessed.layout_residual_mm > LENS_GAIN * profile.layout_residual_mm:
+    if guessed.layout_residual_mm is None:
+        return profile
+    truer = guessed.layout_residual_mm <= LENS_GAIN * profile.layout_residual_mm
+    if not truer and not _straightens(image, profile, guessed, lens):
         return profile
     guessed.notes.append(
         f"no lens calibration: a lens guessed from the tiles' layout (k1 "
@@ -216,6 +219,27 @@ def calibrate_still(image: np.ndarray, template: Layout, table_mm: tuple[float, 
         f"template; calibrating the lens (--chessboard) is better still")
     return guessed
 
+
+def _straightens(image: np.ndarray, without: CalibrationProfile, guessed: CalibrationProfile,
+                 lens: Intrinsics) -> bool:
+    """Does the guessed lens straighten table sides that were clearly bent without it?
+
+    The layout's residual alone can mislead: a table whose edge was put where the tiles'
+    spacing says (a rim unseen) fits the tiles by construction, however bent the lens."""
+    if without.corners_method != "auto" or guessed.corners_method != "auto":
+        return False
+    try:  # the edges as found (the table's or its cloth's), before any rim is put round them
+        bent = side_bow_px(image, detect_table(image))
+        straight = side_bow_px(lens.undistort_image(image),
+                               lens.undistort_points(detect_table(image, lens)))
+    except TableNotFound:
+        return False
+    return bent > BENT_PX and straight < 0.5 * bent
+
+
+BENT_PX = 2.0
+"""Table sides that bow more than this (px) were bent by the lens (measured: 8 px under the
+demo game's k1 -0.27 at 720p, under 1 px with k1 -0.02)."""
 
 LENS_GAIN = 0.6
 """A guessed lens is kept only when the layout's residual falls below this share of the

@@ -52,9 +52,10 @@ QUICKEST_CARRY_S = 0.3
 """No hand lifts a coin, carries it and puts it down in less time than this."""
 
 
-FACE_CONFIDENCE = 0.15
+FACE_CONFIDENCE = 0.23
 """A face reading this sure (`FaceReading.confidence`, the margin between the coin's two
-faces) is believed; below it the coin's face is left as it was (measured: docs/vision.md)."""
+faces) is believed; below it the coin's face is left as it was (measured, docs/vision.md:
+true flips read at 0.25-0.87, the demo game's false ones at 0.16-0.21)."""
 FACE_FRAMES = 3
 """A resting coin's face is read on the mean look of this many frames (less sensor noise)."""
 
@@ -397,8 +398,9 @@ class Pipeline:
         if windows:
             last = windows[-1]
             rest = {c: p for c, p in last.rest_mm.items() if c not in hidden}
+            settled = {c: p for c, p in last.settled_mm.items() if c not in hidden}
             return [*windows[:-1], FlickWindow({**last.motions, **hidden}, rest, last.frame_dt,
-                                               last.noise_mm, last.t_settled)]
+                                               last.noise_mm, last.t_settled, settled)]
         rest = {c: track.position_mm for c, track in self.tracker.tracks.items()
                 if c not in hidden and not track.gone}
         return [FlickWindow(hidden, rest, 1.0 / self.fps, self.config.noise_mm, t)]

@@ -16,7 +16,7 @@ so the referee asks the players instead of guessing.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -38,6 +38,10 @@ class FlickWindow:
     frame_dt: float
     noise_mm: float = 0.3
     t_settled: float | None = None
+    settled_mm: dict[str, tuple[float, float]] = field(default_factory=dict)
+    """Where a coin of `rest_mm` rests after the window, where it was seen at rest there: a
+    coin struck and stopped at once, nudged a millimetre or two within a frame or two, made
+    no motion of its own but lies elsewhere."""
 
 
 def reconstruct(window: FlickWindow, layout: Layout) -> list[ev.Event]:
@@ -54,6 +58,7 @@ def reconstruct(window: FlickWindow, layout: Layout) -> list[ev.Event]:
             out.append((touch["t"], 2, ev.Contact(
                 round(touch["t"], 4), touch["a"], touch["b"], tuple(touch["moving"]),
                 round(touch["speed"], 1), confidence=touch["confidence"],
+                uncertain=touch.get("uncertain", False),
                 evidence={"frames": touch["frames"], "gap_mm": touch["gap"]})))
         else:
             out.append((touch["t"], 2, ev.Hit(
@@ -78,7 +83,7 @@ def reconstruct(window: FlickWindow, layout: Layout) -> list[ev.Event]:
     events = [e for _, _, e in out]
     t_end = max((m.t_end for m in window.motions.values()), default=0.0)
     t_settled = window.t_settled if window.t_settled is not None else t_end
-    positions = dict(window.rest_mm)
+    positions = {**window.rest_mm, **window.settled_mm}
     for coin, motion in window.motions.items():
         if motion.end_mm is not None:
             end = motion.slides[-1].position(motion.slides[-1].t_stop)
@@ -240,6 +245,11 @@ PUSH_COS = math.cos(math.radians(25.0))
 flick's spin and the fit's noise)."""
 
 
+UNSEEN_PASS_GAP_MM = 12.0
+"""How near the same path may pass where the passer too was hidden (its path there the line
+to where it was first seen, straight through the bend of the contact; the demo game, 72.8 s:
+6.9 mm): a contact, if the struck coin left along the line of centres, else a question
+(`uncertain`)."""
 PASS_GAP_MM = 4.0
 """How near a moving coin's fitted path may pass a coin moved unseen for it to have struck
 it, beyond three times the fit's own RMS misfit (a fit that smooths over the bend of an
@@ -269,8 +279,7 @@ def _pushed(window: FlickWindow, layout: Layout, struck: set[str]) -> list[dict]
         for a in starters:
             normal = np.subtract(motion_b.start_mm, window.motions[a].start_mm)
             apart = float(np.hypot(*normal))
-            if a == b or speed == 0.0 or apart > layout.coin_mm + PUSH_GAP_MM or \
-                    float(v @ normal) < PUSH_COS * speed * apart:
+            if a == b or apart > layout.coin_mm + PUSH_GAP_MM or not _along(v, normal):
                 continue
             t = motion_b.t_start
             found.append({"t": t, "a": a, "b": b, "piece": None, "moving": [a],
@@ -326,14 +335,32 @@ def _passing(window: FlickWindow, layout: Layout, coin: str) -> dict | None:
         gap = np.array([np.hypot(*(passer.position(t) - rest)) for t in grid]) - layout.coin_mm
         k = int(np.argmin(gap))
         t = float(grid[k])
-        if gap[k] > PASS_GAP_MM + 3.0 * passer.piece_at(t).rms_mm or \
+        # Where the passer was not yet seen either, its path there is only the line from
+        # its resting place to where it was first seen: a contact bends it, so it may pass
+        # farther off; the contact is then a question for the players.
+        guessed = passer.seen_from is not None and t < passer.seen_from
+        reach = PASS_GAP_MM + 3.0 * passer.piece_at(t).rms_mm
+        if gap[k] > (UNSEEN_PASS_GAP_MM if guessed else reach) or \
                 (best is not None and t >= best["t"]):
             continue
         speed = float(np.hypot(*passer.piece_at(t).velocity(t)))
         best = {"t": t, "a": other, "b": coin, "piece": None, "moving": [other],
                 "speed": speed, "frames": _frames(t, window.frame_dt),
                 "gap": round(max(float(gap[k]), 0.0), 2), "confidence": 0.7}
+        if guessed and gap[k] > reach:
+            # Where it went tells: a coin struck leaves along the line of centres.
+            moved = np.asarray(motion.slides[-1].v0, float)
+            if _along(moved, rest - passer.position(t)):
+                best["confidence"] = 0.6
+            else:
+                best.update(confidence=0.5, uncertain=True)
     return best
+
+
+def _along(v: np.ndarray, normal: np.ndarray) -> bool:
+    """Does a coin going `v` leave along the line of centres `normal` (within PUSH_COS)?"""
+    size = float(np.hypot(*v) * np.hypot(*normal))
+    return size > 0.0 and float(v @ normal) >= PUSH_COS * size
 
 
 def _rebounds(window: FlickWindow, layout: Layout, touches: list[dict]) -> list[dict]:

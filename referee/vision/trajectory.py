@@ -27,6 +27,9 @@ LEAVING_KEPT = 3
 frames saw it move."""
 MIN_PIECE = 3
 """Observations needed to fit a slide on its own (shorter pieces borrow the impact point)."""
+LAUNCH_AHEAD = 4.0
+"""A flick's first moving frame that reads this many noise widths ahead of the path the
+later frames fit is a launch within its exposure (see `_launched_within`)."""
 FINGER_MM = 15.0
 FINGER_MM_S = 300.0
 """A first piece that never leaves this close to the resting place, this slowly, is the
@@ -127,6 +130,9 @@ class Motion:
     """Where it rests at the end, or None when it left the view (off the table)."""
     unseen: bool = False
     """No frame saw it move (a hand hid it): the one slide that fits its two places."""
+    seen_from: float | None = None
+    """When a frame first saw it move (None: none did); before, its path is the fit's
+    extrapolation back to where it rested (a flick under the fingers)."""
 
     @property
     def t_start(self) -> float:
@@ -176,6 +182,10 @@ def fit_motion(coin: str, t: Sequence[float], p: np.ndarray, start_mm: tuple[flo
         # look 107: 6.6 mm, pulling the whole slide 1.2 mm back).  The slide before says
         # where it went.
         t_arr, p_arr = t_arr[:-1], p_arr[:-1]
+    if len(t_arr) > MIN_PIECE + 1 and _launched_within(
+            t_arr[:MIN_PIECE + 1], p_arr[:MIN_PIECE + 1], start_mm, decel,
+            LAUNCH_AHEAD * noise_mm):
+        t_arr, p_arr = t_arr[1:], p_arr[1:]
     # Samples already at the final resting place are not a piece of their own: the last
     # slide's model stops there by itself.
     n_moving = len(t_arr)
@@ -221,7 +231,7 @@ def fit_motion(coin: str, t: Sequence[float], p: np.ndarray, start_mm: tuple[flo
         slides = _jointly(slides, t_arr, p_arr, bounds, start_mm)
     if end_mm is None:
         slides[-1] = replace(slides[-1], t_end=max(slides[-1].t_end, t_last))
-    return Motion(coin, slides, start_mm, end_mm)
+    return Motion(coin, slides, start_mm, end_mm, seen_from=float(t_arr[0]))
 
 
 def _jointly(slides: list[Slide], t: np.ndarray, p: np.ndarray, bounds: list[tuple[int, int]],
@@ -315,6 +325,21 @@ def _overshoot(p: np.ndarray, start_mm: tuple[float, float], end_mm: tuple[float
     if along[k] - length < 4.0 * SHARP_NOISE_MM or k == len(p) - 1:
         return None
     return [(0, k + 1), (k + 1, len(p))]
+
+
+def _launched_within(t: np.ndarray, p: np.ndarray, start_mm: tuple[float, float],
+                     decel: float, ahead_mm: float) -> bool:
+    """Was the coin launched during its first moving frame's exposure?  That frame averages
+    rest and motion: its centre reads ahead of where the coin was at mid-exposure (gate-run
+    at 1080p: 3.4 mm, pulling the whole slide 0.4-1 mm ahead).  It is told by reading
+    `ahead_mm` ahead of the slide the next few frames fit from the resting place (too few
+    to span an impact); a finger pushing the coin along would leave it behind, not ahead."""
+    slide, _ = _fit_slide(t[1:], p[1:], decel, start_mm)
+    speed = math.hypot(*slide.v0)
+    if speed < 1e-9:
+        return False
+    ahead = float(np.dot(p[0] - slide.position(t[:1])[0], slide.v0)) / speed
+    return ahead > ahead_mm
 
 
 def _fingertip(t: np.ndarray, p: np.ndarray, piece: tuple[int, int],

@@ -134,6 +134,7 @@ def _window(splits: Mapping[str, CoinTrackSplit], lo: float, hi: float, frame_dt
             noise_mm: float, dwell_s: float, decel: float) -> FlickWindow:
     motions: dict[str, Motion] = {}
     rest: dict[str, tuple[float, float]] = {}
+    settled: dict[str, tuple[float, float]] = {}
     for coin, sp in splits.items():
         a, mask = sp.obs, sp.moving
         t = a[:, 0]
@@ -143,6 +144,10 @@ def _window(splits: Mapping[str, CoinTrackSplit], lo: float, hi: float, frame_dt
         if not inside.any():
             if len(before) or (t <= hi).any():
                 rest[coin] = (float(start[0]), float(start[1]))
+                after = a[(t > hi) & ~mask]
+                if len(after):
+                    x, y = np.median(after[:8, 1:], axis=0)
+                    settled[coin] = (float(x), float(y))
             continue
         idx = np.nonzero(inside)[0]
         first, last = int(idx[0]), int(idx[-1])
@@ -157,4 +162,5 @@ def _window(splits: Mapping[str, CoinTrackSplit], lo: float, hi: float, frame_dt
         obs = a[first:stop + 1]
         motions[coin] = fit_motion(coin, obs[:, 0], obs[:, 1:],
                                    (float(start[0]), float(start[1])), end, decel, noise_mm)
-    return FlickWindow(motions, rest, frame_dt, noise_mm, t_settled=hi + dwell_s)
+    return FlickWindow(motions, rest, frame_dt, noise_mm, t_settled=hi + dwell_s,
+                       settled_mm=settled)

@@ -24,6 +24,7 @@ from calibration.table_detect import (
     detect_table,
     order_corners,
     parse_corners,
+    side_bow_px,
 )
 from referee.layout import castle_croquetnole_layout
 
@@ -94,6 +95,17 @@ def test_auto_table_corners_through_a_bending_lens() -> None:
     corners_px = detect_table(image, LENS)
     assert np.linalg.norm(corners_px - truth_px, axis=1).max() < 1.0
     assert np.linalg.norm(detect_table(image) - truth_px, axis=1).max() > 2.0  # lens matters
+
+
+def test_a_bending_lens_bows_the_tables_sides_and_undistorting_straightens_them() -> None:
+    image = render(_scene("wide-and-close", intrinsics=LENS))
+    bent = side_bow_px(image, detect_table(image))
+    straight = side_bow_px(LENS.undistort_image(image),
+                           LENS.undistort_points(detect_table(image, LENS)))
+    assert bent > 3.0, bent
+    assert straight < 0.5, straight
+    assert side_bow_px(render(_scene("wide-and-close")),  # no lens at all
+                       np.array(POSES["wide-and-close"], float)) < 0.5
 
 
 def test_no_table_in_a_blank_image() -> None:

@@ -150,11 +150,13 @@ def rates() -> dict[str, float]:
 
 
 # Floors: the rates measured on LOOKS (see measure), rounded down; ceilings rounded up.
-# Measured: start 97.9 %, start_any 96.9 %, flip_guard 95.8 %, flip_knight 95.8 %,
-# knight_suit 97.9 %, knight_side 91.7 %, identify 93.8 %, builtin_flip 92.2 %,
-# spots_held 99.0 %, session_start 100 %; false_flip 2.1 %, bare table 0 %.
-FLOORS = {"start": 0.97, "start_any": 0.96, "flip_guard": 0.95, "flip_knight": 0.95,
-          "knight_suit": 0.97, "knight_side": 0.91, "identify": 0.93, "builtin_flip": 0.92,
+# Measured: start 97.9 %, start_any 96.9 %, flip_guard 95.8 %, flip_knight 93.8 %,
+# knight_suit 97.9 %, knight_side 93.8 %, identify 92.7 %, builtin_flip 92.7 %,
+# spots_held 100 %, session_start 100 %; false_flip 2.1 %, bare table 0 %.  (Since a coin
+# is rendered in one blend, without its side's colour fringing its top: flip_knight and
+# identify one trial fewer, knight_side, builtin_flip and spots_held one or more up.)
+FLOORS = {"start": 0.97, "start_any": 0.96, "flip_guard": 0.95, "flip_knight": 0.93,
+          "knight_suit": 0.97, "knight_side": 0.93, "identify": 0.92, "builtin_flip": 0.92,
           "spots_held": 0.98, "session_start": 1.0}
 CEILINGS = {"false_flip": 0.025, "bare_spots_held": 0.0, "bare_session_start": 0.0}
 

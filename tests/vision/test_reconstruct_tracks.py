@@ -175,3 +175,46 @@ def test_a_crawling_re_contact_just_after_a_strike_is_that_strike_held() -> None
     found = [contact(1.0, 450.0), contact(1.048, 22.0), contact(1.05, 300.0),
              contact(1.3, 40.0)]
     assert [f["t"] for f in _dedupe(found)] == [1.0, 1.05, 1.3]
+
+
+def test_where_the_passer_too_was_hidden_a_wider_pass_is_a_contact_or_a_question() -> None:
+    """Moons hidden by the hand too until after it passed Arms (demo-game, 72.8 s, rendered
+    once more): its path there is the line to where it was first seen, 7 mm from touching
+    Arms.  Arms leaving along the line of centres was struck; leaving sideways, the contact
+    is asked about; had a frame seen Moons pass, 7 mm would be a miss and Arms its own flick."""
+    seen_after = _slide_motion("moons", 72.691, (-0.1, 215.0), (-71.0, -1008.0))
+    seen_after = replace(seen_after, seen_from=72.93)
+    for push, uncertain in (((228.0, -90.0), False), ((0.0, -245.0), True)):
+        arms = Motion("arms", [Slide(72.85, (18.0, 98.1), push, 0.3 * 9806.65, math.inf)],
+                      (18.0, 98.1), (27.5, 94.3), unseen=True)
+        got = reconstruct(FlickWindow({"moons": seen_after, "arms": arms}, {}, 1 / 30), LAYOUT)
+        assert [e.coin for e in of_type(got, "flick")] == ["moons"]
+        (contact,) = of_type(got, "contact")
+        assert (contact.a, contact.b, contact.uncertain) == ("moons", "arms", uncertain)
+        assert contact.evidence["gap_mm"] == pytest.approx(7.2, abs=0.3)
+    seen = replace(seen_after, seen_from=72.72)
+    got = reconstruct(FlickWindow({"moons": seen, "arms": arms}, {}, 1 / 30), LAYOUT)
+    assert sorted(e.coin for e in of_type(got, "flick")) == ["arms", "moons"]
+
+
+def test_a_coin_nudged_too_little_to_be_seen_moving_settles_where_it_now_rests() -> None:
+    """A struck coin stopped at once by a tower (the strike scenario, look 100): it moved
+    1.5 mm within two frames and no motion of its own was found, so it is in the window's
+    resting coins; the settled event gives where it rests after, not before."""
+    window = FlickWindow({}, {"crowns": (0.03, 209.63)}, 1 / 30,
+                         settled_mm={"crowns": (1.64, 209.59)})
+    (settled,) = of_type(reconstruct(window, LAYOUT), "settled")
+    assert settled.positions["crowns"] == (1.64, 209.59)
+
+
+def test_a_window_keeps_where_a_coin_without_motion_rests_after_it() -> None:
+    import numpy as np
+
+    t = np.arange(120) / 30.0
+    moons = np.column_stack([t, np.zeros_like(t), np.where(
+        t < 1.0, 0.0, np.minimum(600.0 * (t - 1.0), 120.0))])  # 0.2 s at 600 mm/s
+    crowns = np.column_stack([t, np.where(t < 1.2, 0.0, 1.5), np.full_like(t, 209.6)])
+    (window,) = find_windows({"moons": moons, "crowns": crowns}, 1 / 30)
+    assert "crowns" not in window.motions
+    assert window.rest_mm["crowns"] == pytest.approx((0.0, 209.6))
+    assert window.settled_mm["crowns"] == pytest.approx((1.5, 209.6))

@@ -126,3 +126,36 @@ def test_a_coin_leaving_the_view_is_not_pulled_back_by_its_last_partial_frame() 
     truth = np.array([true.position(ti) for ti in t])
     assert np.hypot(*(fitted - truth).T).max() < 1.0  # fitted with it: 5.8 mm
     assert motion.t_end == pytest.approx(t[-1])  # it was still seen then
+
+
+def test_a_launch_within_the_first_frames_exposure_does_not_pull_the_slide_ahead() -> None:
+    """The first moving frame's exposure began at rest: its centre, the mean over the
+    exposure, reads ahead of the coin at mid-exposure (gate-run at 1080p: 3.4 mm, which
+    pulled the fitted slide 0.4-1 mm ahead over the next five frames)."""
+    true = Slide(2.0, (0.0, -210.0), (0.0, 1100.0), DECEL, 9.0)
+    t, p = _launched(true)
+    motion = fit_motion("moons", t, p, (0.0, -210.0), tuple(true.position(9.0)), DECEL)
+    fitted = np.array([motion.position(ti) for ti in t])
+    truth = np.array([true.position(ti) for ti in t])
+    assert np.hypot(*(fitted - truth).T).max() < 0.3  # fitted with it: 1.3 mm
+    assert motion.seen_from == pytest.approx(t[1])
+
+
+def _launched(true: Slide) -> tuple[np.ndarray, np.ndarray]:
+    """Frames every 1/30 s from 10 ms before the launch (each at mid-exposure), 0.2 mm of
+    noise; the first reads 3.4 mm ahead, the blur of a launch within its exposure."""
+    rng = np.random.default_rng(5)
+    t = true.t0 - 0.01 + np.arange(8) / 30.0
+    p = np.array([true.position(ti) for ti in t]) + rng.normal(0.0, 0.2, (len(t), 2))
+    p[0] += 3.4 * np.asarray(true.v0) / np.hypot(*true.v0)
+    return t, p
+
+
+def test_a_coin_pushed_along_reads_behind_and_is_kept() -> None:
+    """A first frame behind the path (a finger pushing the coin along) is no launch blur:
+    it stays in the fit and the slide starts later."""
+    true = Slide(2.0, (0.0, -210.0), (0.0, 1100.0), DECEL, 9.0)
+    t, p = _launched(true)
+    p[0] -= 2 * 3.4 * np.asarray(true.v0) / np.hypot(*true.v0)  # 3.4 mm behind instead
+    kept = fit_motion("moons", t, p, (0.0, -210.0), tuple(true.position(9.0)), DECEL)
+    assert kept.seen_from == pytest.approx(t[0])
