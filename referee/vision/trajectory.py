@@ -30,6 +30,8 @@ MIN_PIECE = 3
 LAUNCH_AHEAD = 4.0
 """A flick's first moving frame that reads this many noise widths ahead of the path the
 later frames fit is a launch within its exposure (see `_launched_within`)."""
+FINGER_DRAG_MM = 7.5
+"""A fingertip against a coin drags its blob 3-6 mm (half FINGER_MM at most)."""
 FINGER_MM = 15.0
 FINGER_MM_S = 300.0
 """A first piece that never leaves this close to the resting place, this slowly, is the
@@ -182,10 +184,16 @@ def fit_motion(coin: str, t: Sequence[float], p: np.ndarray, start_mm: tuple[flo
         # look 107: 6.6 mm, pulling the whole slide 1.2 mm back).  The slide before says
         # where it went.
         t_arr, p_arr = t_arr[:-1], p_arr[:-1]
-    if len(t_arr) > MIN_PIECE + 1 and _launched_within(
-            t_arr[:MIN_PIECE + 1], p_arr[:MIN_PIECE + 1], start_mm, decel,
+    # The first frame that left the resting place may have seen the launch within its
+    # exposure: then it goes, and the frames still at rest before it with it (no slide
+    # through them and the later frames fits: the partition would cut them off with the
+    # next frame as a slow piece of their own).
+    left = np.flatnonzero(np.hypot(*(p_arr - np.asarray(start_mm)).T) > LAUNCH_AHEAD * noise_mm)
+    k = int(left[0]) if len(left) else len(t_arr)
+    if len(t_arr) > k + MIN_PIECE + 1 and _launched_within(
+            t_arr[k:k + MIN_PIECE + 1], p_arr[k:k + MIN_PIECE + 1], start_mm, decel,
             LAUNCH_AHEAD * noise_mm):
-        t_arr, p_arr = t_arr[1:], p_arr[1:]
+        t_arr, p_arr = t_arr[k + 1:], p_arr[k + 1:]
     # Samples already at the final resting place are not a piece of their own: the last
     # slide's model stops there by itself.
     n_moving = len(t_arr)
@@ -333,7 +341,11 @@ def _launched_within(t: np.ndarray, p: np.ndarray, start_mm: tuple[float, float]
     rest and motion: its centre reads ahead of where the coin was at mid-exposure (gate-run
     at 1080p: 3.4 mm, pulling the whole slide 0.4-1 mm ahead).  It is told by reading
     `ahead_mm` ahead of the slide the next few frames fit from the resting place (too few
-    to span an impact); a finger pushing the coin along would leave it behind, not ahead."""
+    to span an impact), having moved less from rest than in the frame after it (a coin first
+    seen far along, after a hand hid its start, is no launch frame); a finger pushing the
+    coin along would leave it behind, not ahead."""
+    if math.dist(p[0], start_mm) >= math.dist(p[0], p[1]):
+        return False  # it had gone farther than a frame's travel: seen later than its launch
     slide, _ = _fit_slide(t[1:], p[1:], decel, start_mm)
     speed = math.hypot(*slide.v0)
     if speed < 1e-9:
@@ -344,12 +356,24 @@ def _launched_within(t: np.ndarray, p: np.ndarray, start_mm: tuple[float, float]
 
 def _fingertip(t: np.ndarray, p: np.ndarray, piece: tuple[int, int],
                start_mm: tuple[float, float]) -> bool:
-    """Is this first piece (of those left) the finger's drift before the flick?"""
+    """Is this first piece (of those left) the finger's drift before the flick?  Not when
+    it went farther than a fingertip drags a blob (FINGER_DRAG_MM) heading where the coin
+    first went beyond a finger's reach: that is the coin leaving rest (the capture sample
+    clip: Moons struck by guard 2, 14 mm on in two frames, its launch taken for drift and
+    the rebound off door 3 lost with it)."""
     lo, hi = piece
     near = np.hypot(*(p[lo:hi] - np.asarray(start_mm)).T).max() < FINGER_MM
     steps = np.hypot(*np.diff(p[lo:hi], axis=0).T)
     slow = len(steps) == 0 or (steps / np.diff(t[lo:hi])).max() < FINGER_MM_S
-    return bool(near and slow)
+    if not (near and slow):
+        return False
+    from_rest = p - np.asarray(start_mm)
+    gone = np.flatnonzero(np.hypot(*from_rest.T) >= FINGER_MM)
+    if not len(gone):
+        return True
+    moved, onward = from_rest[hi - 1], from_rest[gone[0]]  # where it first left the finger
+    size = float(np.hypot(*moved) * np.hypot(*onward))
+    return float(np.hypot(*moved)) <= FINGER_DRAG_MM or float(moved @ onward) <= 0.5 * size
 
 
 def _extend(slide: Slide, t: np.ndarray) -> np.ndarray:

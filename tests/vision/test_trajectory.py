@@ -159,3 +159,28 @@ def test_a_coin_pushed_along_reads_behind_and_is_kept() -> None:
     p[0] -= 2 * 3.4 * np.asarray(true.v0) / np.hypot(*true.v0)  # 3.4 mm behind instead
     kept = fit_motion("moons", t, p, (0.0, -210.0), tuple(true.position(9.0)), DECEL)
     assert kept.seen_from == pytest.approx(t[0])
+
+
+def test_a_coin_first_seen_far_along_keeps_its_first_frame() -> None:
+    """Moons hidden under the hand at its start and first seen 340 mm along (the strike
+    sample clip): that frame is no launch within its exposure, whatever it reads, and stays
+    in the fit (dropped, the slides fitted to the rest spanned the strike that followed)."""
+    true = Slide(2.0, (0.0, -210.0), (0.0, 2600.0), DECEL, 9.0)
+    t = 2.15 + np.arange(8) / 30.0
+    p = np.array([true.position(ti) for ti in t])
+    p[0] += 3.4 * np.asarray(true.v0) / np.hypot(*true.v0)
+    motion = fit_motion("moons", t, p, (0.0, -210.0), tuple(true.position(9.0)), DECEL)
+    assert motion.seen_from == pytest.approx(t[0])
+
+
+def test_a_struck_coins_first_piece_heading_on_is_its_launch_not_a_fingertip() -> None:
+    """Moons at rest, struck between two frames (the one between them lost in the striker's
+    blob), 14 mm on at 216 mm/s over the gap, then off door 3 and back (the capture sample
+    clip, 12.1 s): its first piece heads where it goes on, so it is the launch, and the
+    rebound stays a break of its own."""
+    t = np.array([12.067, 12.133, 12.167, 12.2, 12.233])
+    p = np.array([[-105.5, 139.5], [-94.5, 148.8], [-87.2, 156.9], [-89.5, 159.9],
+                  [-90.5, 162.8]])
+    motion = fit_motion("moons", t, p, (-105.5, 139.5), (-90.5, 162.8), DECEL)
+    assert len(motion.breaks()) == 1
+    assert 12.133 < motion.breaks()[0] < 12.2  # (the hit: 12.167)
