@@ -246,15 +246,8 @@ def refine_quad(image: np.ndarray, corners_px: np.ndarray, band_px: float = 6.0)
     difference of cloth and floor along it), lightly smoothed against noise.  The sides must
     be straight: pass an undistorted image when the lens bends them.
     """
-    corners = np.asarray(corners_px, np.float64).reshape(4, 2)
-    lab = (cv2.cvtColor(image, cv2.COLOR_BGR2LAB) if image.ndim == 3 else image[..., None])
-    lab = cv2.GaussianBlur(lab.astype(np.float32), (0, 0), 1.2).reshape(*image.shape[:2], -1)
     lines = []
-    for i in range(4):
-        p0, p1 = corners[i], corners[(i + 1) % 4]
-        weights = _contrast_direction(lab, p0, p1)
-        channel = np.ascontiguousarray(lab @ weights, dtype=np.float32)
-        pts = _edge_points(channel, p0, p1, band_px)
+    for i, (_p0, _p1, pts) in enumerate(_side_edges(image, corners_px, band_px)):
         if len(pts) < 8:
             raise TableNotFound(f"table side {i + 1} has no clear edge")
         lines.append(robust_line(pts))
@@ -265,14 +258,8 @@ def side_bow_px(image: np.ndarray, corners_px: np.ndarray, band_px: float = 14.0
     """How far the table's sides bow from straight lines (px, the mean over the sides of a
     quadratic's sagitta through each side's edge points): a lens that bends straight lines
     shows here (k1 -0.27 at 720p: about 8 px; a straight lens, a fraction of one)."""
-    corners = np.asarray(corners_px, np.float64).reshape(4, 2)
-    lab = (cv2.cvtColor(image, cv2.COLOR_BGR2LAB) if image.ndim == 3 else image[..., None])
-    lab = cv2.GaussianBlur(lab.astype(np.float32), (0, 0), 1.2).reshape(*image.shape[:2], -1)
     bows = []
-    for i in range(4):
-        p0, p1 = corners[i], corners[(i + 1) % 4]
-        channel = np.ascontiguousarray(lab @ _contrast_direction(lab, p0, p1), dtype=np.float32)
-        pts = _edge_points(channel, p0, p1, band_px)
+    for p0, p1, pts in _side_edges(image, corners_px, band_px):
         if len(pts) < 8:
             continue
         length = float(np.linalg.norm(p1 - p0))
@@ -282,6 +269,21 @@ def side_bow_px(image: np.ndarray, corners_px: np.ndarray, band_px: float = 14.0
         a = np.polyfit(s, d, 2)[0]
         bows.append(abs(a) * 0.25)  # the quadratic's rise from its ends to its middle
     return float(np.mean(bows)) if bows else 0.0
+
+
+def _side_edges(image: np.ndarray, corners_px: np.ndarray, band_px: float
+                ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """Each side's ends and its edge points within `band_px` of it, found in the colour
+    direction that separates its two sides best, in the Lab image lightly smoothed."""
+    corners = np.asarray(corners_px, np.float64).reshape(4, 2)
+    lab = (cv2.cvtColor(image, cv2.COLOR_BGR2LAB) if image.ndim == 3 else image[..., None])
+    lab = cv2.GaussianBlur(lab.astype(np.float32), (0, 0), 1.2).reshape(*image.shape[:2], -1)
+    out = []
+    for i in range(4):
+        p0, p1 = corners[i], corners[(i + 1) % 4]
+        channel = np.ascontiguousarray(lab @ _contrast_direction(lab, p0, p1), dtype=np.float32)
+        out.append((p0, p1, _edge_points(channel, p0, p1, band_px)))
+    return out
 
 
 def _contrast_direction(lab: np.ndarray, p0: np.ndarray, p1: np.ndarray) -> np.ndarray:
