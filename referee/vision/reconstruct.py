@@ -349,8 +349,7 @@ def _passing(window: FlickWindow, layout: Layout, coin: str) -> dict | None:
                 "gap": round(max(float(gap[k]), 0.0), 2), "confidence": 0.7}
         if guessed and gap[k] > reach:
             # Where it went tells: a coin struck leaves along the line of centres.
-            moved = np.asarray(motion.slides[-1].v0, float)
-            if _along(moved, rest - passer.position(t)):
+            if _along(np.asarray(motion.slides[-1].v0, float), rest - passer.position(t)):
                 best["confidence"] = 0.6
             else:
                 best.update(confidence=0.5, uncertain=True)

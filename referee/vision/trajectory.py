@@ -28,8 +28,9 @@ frames saw it move."""
 MIN_PIECE = 3
 """Observations needed to fit a slide on its own (shorter pieces borrow the impact point)."""
 LAUNCH_AHEAD = 4.0
-"""A flick's first moving frame that reads this many noise widths ahead of the path the
-later frames fit is a launch within its exposure (see `_launched_within`)."""
+"""Noise widths: a frame this far from the resting place has left it; the first that did,
+reading this far ahead of the path the later frames fit, saw a launch within its exposure
+(`_launched_within`)."""
 FINGER_DRAG_MM = 7.5
 """A fingertip against a coin drags its blob 3-6 mm (half FINGER_MM at most)."""
 FINGER_MM = 15.0
@@ -372,8 +373,9 @@ def _fingertip(t: np.ndarray, p: np.ndarray, piece: tuple[int, int],
     if not len(gone):
         return True
     moved, onward = from_rest[hi - 1], from_rest[gone[0]]  # where it first left the finger
-    size = float(np.hypot(*moved) * np.hypot(*onward))
-    return float(np.hypot(*moved)) <= FINGER_DRAG_MM or float(moved @ onward) <= 0.5 * size
+    dragged = float(np.hypot(*moved))
+    return dragged <= FINGER_DRAG_MM or \
+        float(moved @ onward) <= 0.5 * dragged * float(np.hypot(*onward))
 
 
 def _extend(slide: Slide, t: np.ndarray) -> np.ndarray:
