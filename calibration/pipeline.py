@@ -347,9 +347,12 @@ def layout_scale(tiles: list[DetectedTile], found_in: TablePlane, seen_by: Table
     """How much bigger the tiles' layout measures than the template through `seen_by`,
     east-west and north-south: the two scales of `layout_affine`."""
     m = layout_affine(tiles, found_in, seen_by, template, thickness_mm)
-    if m is None:
-        return None
-    return float(np.linalg.norm(m[:, 0])), float(np.linalg.norm(m[:, 1]))
+    return None if m is None else _scales(m)
+
+
+def _scales(affine: np.ndarray) -> tuple[float, float]:
+    """An affine map's scales east-west and north-south (its columns' lengths)."""
+    return float(np.linalg.norm(affine[:, 0])), float(np.linalg.norm(affine[:, 1]))
 
 
 def prefer_rim(image: np.ndarray, table: TableFit, tiles: list[DetectedTile],
@@ -393,8 +396,8 @@ def prefer_rim(image: np.ndarray, table: TableFit, tiles: list[DetectedTile],
         if candidate is not None and bad < best_bad - 0.004:
             best, best_bad, moved = candidate, bad, sum(1 for c in choice if c)
     m = layout_affine(tiles, table.plane, best.plane, template, thickness_mm)
-    scales = (1.0, 1.0) if m is None else (np.linalg.norm(m[:, 0]), np.linalg.norm(m[:, 1]))
-    grow = np.array([RIM_RATIO[0] < v < RIM_RATIO[1] for v in scales])
+    grow = np.array([RIM_RATIO[0] < v < RIM_RATIO[1] for v in
+                     ((1.0, 1.0) if m is None else _scales(m))])
     if m is not None and grow.any():
         # No (further) edge to see, but a layout clearly too big: the tiles are the ruler.
         # The table's edges go where the tiles' layout puts them, each side on its own (a

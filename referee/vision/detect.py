@@ -990,17 +990,17 @@ class _Patches:
     def __init__(self, detector: CoinDetector, crop: np.ndarray, diff: np.ndarray,
                  gain: tuple[float, float, float], hands: np.ndarray,
                  to_hand: tuple[tuple[int, int], np.ndarray] | None,
-                 hand_look: np.ndarray | None, origin: tuple[int, int] = (0, 0),
-                 shadow: np.ndarray | None = None, empty: np.ndarray | None = None) -> None:
+                 hand_look: np.ndarray | None, origin: tuple[int, int],
+                 shadow: np.ndarray, empty: np.ndarray) -> None:
         self.det, self.crop, self.diff, self.gain = detector, crop, diff, gain
-        self.shadow, self.empty = shadow, empty
-        """The shadow mask and the empty table at this exposure, in the same window (None:
-        no coin darker than the cloth is looked for)."""
         self.hands, self.to_hand, self.hand_look = hands, to_hand, hand_look
-        self.origin = origin
-        """Where the images given (a window) lie in the ROI (x, y px, even)."""
         """Hands (full resolution); box origin and distances to them (None: no hand);
         the hands' mean colour (0-1, gain removed)."""
+        self.origin = origin
+        """Where the images given (a window) lie in the ROI (x, y px, even)."""
+        self.shadow, self.empty = shadow, empty
+        """The shadow mask and the empty table at this exposure, in the same window (where a
+        coin darker than the cloth is looked for)."""
         self.reach = detector._open.shape[0] - 1 + detector._close.shape[0] - 1 + 1
         self.pad = self.reach + 2 * HALF
         self.done: set[tuple[int, int, int, int, int]] = set()
@@ -1210,8 +1210,6 @@ class _Patches:
         and the "shadow" around it make one whole, solid coin apart from anything else,
         where a shadow cast by a coin or a hand lies beside that coin or hand, which shows
         whole.  Measured like any coin, weighted by the change its shadow test left out."""
-        if self.shadow is None or self.empty is None:
-            return []
         det = self.det
         x0, y0, x1, y1 = box
         cells = (slice(y0, y1), slice(x0, x1))

@@ -397,10 +397,10 @@ class Pipeline:
         assert self.tracker is not None
         if windows:
             last = windows[-1]
-            rest = {c: p for c, p in last.rest_mm.items() if c not in hidden}
-            settled = {c: p for c, p in last.settled_mm.items() if c not in hidden}
-            return [*windows[:-1], FlickWindow({**last.motions, **hidden}, rest, last.frame_dt,
-                                               last.noise_mm, last.t_settled, settled)]
+            return [*windows[:-1], replace(
+                last, motions={**last.motions, **hidden},
+                rest_mm={c: p for c, p in last.rest_mm.items() if c not in hidden},
+                settled_mm={c: p for c, p in last.settled_mm.items() if c not in hidden})]
         rest = {c: track.position_mm for c, track in self.tracker.tracks.items()
                 if c not in hidden and not track.gone}
         return [FlickWindow(hidden, rest, 1.0 / self.fps, self.config.noise_mm, t)]

@@ -172,7 +172,8 @@ def fit_motion(coin: str, t: Sequence[float], p: np.ndarray, start_mm: tuple[flo
     friction model, the first one anchored at the coin's resting place, consecutive pieces
     are joined where their paths meet (the impact instant), and all are refitted together
     through those impact points (`_jointly`).  A coin that left the view (`end_mm` None) is
-    fitted without its last frame, which saw only part of it.
+    fitted without its last frame, which saw only part of it; one launched within its first
+    moving frame's exposure, without that frame (`_launched_within`).
     """
     t_arr = np.asarray(t, float)
     p_arr = np.asarray(p, float).reshape(-1, 2)
