@@ -29,6 +29,7 @@ from scipy.ndimage import median_filter
 
 from referee.geometry import TILE_THICKNESS_MM
 from referee.layout import Layout
+from referee.vision.resting_views import RestingViews
 from referee.vision.changes import ChangeGate, channel_sum, colour_distance
 from referee.vision.detections import Detections
 
@@ -188,6 +189,8 @@ class CoinDetector:
         """The boxes of the ROI measured in the last frame."""
         self._measured: dict[tuple[int, int, int, int], _Measured] = {}
         """The last frame's blobs measured at full resolution, by their half-resolution box."""
+        self._views = RestingViews(self.coin_r_px, self.config.threshold)
+        """Each resting coin's last view clear of hands (`_still_there`)."""
         kernel = max(3, round(self.coin_r_px / 3) | 1)
         self._open = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kernel, kernel))
         close = max(3, round(self.coin_r_px * 0.8) | 1)
@@ -342,6 +345,11 @@ class CoinDetector:
         elif read is not None:
             self._read = read
         self._result = result
+        if len(resting):
+            places = self.mapping.to_pixels(np.array([c for c, _ in resting], float)) \
+                - self.roi[:2]
+            self._views.remember(places, self._blurred, self._exposed(gain), gain,
+                                 result.hands)
         return result.found, result.hands
 
     @property
@@ -459,7 +467,7 @@ class CoinDetector:
             kept = [(center_mm, colour, px) for (center_mm, look), px in
                     zip(resting, places_px, strict=True)
                     if (colour := self._still_there(crop, full_diff, self._exposed(gain)[box],
-                                                    gain, hands, px - (ox, oy), look,
+                                                    gain, hands, px, (ox, oy), look,
                                                     hand_look))
                     is not None]
         full_hands = hands
@@ -590,9 +598,11 @@ class CoinDetector:
         return found
 
     def _still_there(self, crop: np.ndarray, diff: np.ndarray, empty: np.ndarray,
-                     gain: tuple[float, float, float], hands: np.ndarray, px: np.ndarray,
-                     look: np.ndarray, hand_look: np.ndarray) -> np.ndarray | None:
-        """The colour of the disc of a resting coin centred at `px` (ROI pixels) when the
+                     gain: tuple[float, float, float], hands: np.ndarray, place: np.ndarray,
+                     origin: tuple[int, int], look: np.ndarray, hand_look: np.ndarray
+                     ) -> np.ndarray | None:
+        """The colour of the disc of a resting coin at `place` (ROI pixels; the images are
+        a window of the ROI from `origin`) when the
         hands' mask took it in but the disc still shows the coin (a fingertip touching it
         joins its blob to the hand's); None otherwise.  The disc must read as the coin's
         look, and far nearer it than the hands' colour: a hand over the coin reads as the
@@ -602,7 +612,12 @@ class CoinDetector:
         exposure, `empty`) nor than LIGHTEST_SHADE; the disc must then differ from the empty
         table (a shaded empty place, which dims alike, reads as no change).  Out of any
         shade, a coin struck from its place (part cloth now) is not taken for the coin
-        dimmed (the demo game's strike at 72.8 s)."""
+        dimmed (the demo game's strike at 72.8 s).
+
+        A disc whose mean is off the look (a finger over a third of it) still holds the
+        coin when the rest of it shows unchanged from its last clear view (`RestingViews`);
+        its colour is then its look."""
+        px = place - origin
         cx, cy = round(px[0]), round(px[1])
         h, w = hands.shape
         if not (0 <= cx < w and 0 <= cy < h) or not hands[cy, cx]:
@@ -623,12 +638,11 @@ class CoinDetector:
         shade = float(np.clip(colour @ look / max(float(look @ look), 1e-9), min(darkest, 1.0),
                               1.0))
         near = float(np.linalg.norm(colour - shade * look))
-        if near > STILL_THERE_LOOK or near * HAND_COLOUR_RATIO > float(
-                np.linalg.norm(colour - hand_look)):
-            return None
-        if float(np.mean(diff[box][disc > 0])) < self.config.threshold:
-            return None  # the cloth (in shade), not the coin
-        return colour
+        if near <= STILL_THERE_LOOK and near * HAND_COLOUR_RATIO <= float(
+                np.linalg.norm(colour - hand_look)) \
+                and float(np.mean(diff[box][disc > 0])) >= self.config.threshold:
+            return colour  # (a disc that differs too little is the cloth in shade)
+        return look if self._views.still_shows(place, self._blurred, gain) else None
 
     def _to_hand(self, hands: np.ndarray) -> tuple[tuple[int, int], np.ndarray] | None:
         """Distance (px) to the nearest hand pixel, in the hands' box widened by the

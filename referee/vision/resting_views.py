@@ -1,0 +1,105 @@
+"""How each resting coin looked while no hand was near it: a coin a hand has since half
+covered is still there when the part of it left in view is unchanged, pixel for pixel.
+
+The detector's first test for a resting coin inside a hand's mask compares the disc's mean
+colour with the coin's look (`CoinDetector._still_there`); a third of the disc under a
+finger moves that mean past its tolerance, although two thirds of the coin still show,
+exactly as they were. Pixels are a far sharper witness than a mean: a coin moved, lifted or
+struck leaves its place showing cloth, which differs from the remembered view wherever the
+coin differs from the cloth (the view's telling pixels).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+REFRESH_FRAMES = 30
+"""A clear view older than this is taken again (the light drifts slowly)."""
+SAME_PLACE_PX = 1.5
+"""A resting coin's place moves less than this from frame to frame (the tracker's mean)."""
+TELLING_SHARE = 0.25
+"""A view whose telling pixels are fewer than this share of its disc cannot tell."""
+SHOWN = 0.5
+"""The share of telling pixels that must still match: a coin at most half covered."""
+DEEPEST_SHADE = 0.85
+"""The darkest an arm's shade makes a coin (as the mean-colour test allows)."""
+
+
+@dataclass
+class _View:
+    place_px: np.ndarray
+    box: tuple[slice, slice]
+    image: np.ndarray
+    """The box's pixels, the exposure gain removed (float32)."""
+    telling: np.ndarray
+    """The disc's pixels that differ from the empty table (bool)."""
+    frame: int
+
+
+class RestingViews:
+    """The last clear view of each resting coin, in the detector's ROI pixels."""
+
+    def __init__(self, radius_px: float, threshold: int) -> None:
+        self.radius = int(np.ceil(radius_px))
+        self.threshold = threshold
+        self._disc = np.zeros((2 * self.radius + 1,) * 2, np.uint8)
+        cv2.circle(self._disc, (self.radius, self.radius), max(1, self.radius - 1), 1, -1)
+        self._views: list[_View] = []
+        self._frame = 0
+
+    def _box(self, place_px: np.ndarray, shape: tuple[int, ...]) -> tuple[slice, slice] | None:
+        cx, cy, r = round(float(place_px[0])), round(float(place_px[1])), self.radius
+        if cx - r < 0 or cy - r < 0 or cx + r >= shape[1] or cy + r >= shape[0]:
+            return None  # at the ROI's edge: left to the other tests
+        return slice(cy - r, cy + r + 1), slice(cx - r, cx + r + 1)
+
+    def _near(self, place_px: np.ndarray) -> _View | None:
+        for view in self._views:
+            if np.hypot(*(view.place_px - place_px)) <= SAME_PLACE_PX:
+                return view
+        return None
+
+    def remember(self, places_px: np.ndarray, blurred: np.ndarray, empty: np.ndarray,
+                 gain: tuple[float, float, float], hands: np.ndarray) -> None:
+        """Keep a view of each resting coin (`places_px`, ROI pixels) that no hand reaches
+        now, unless a recent one is kept; forget the places no coin rests at any more."""
+        self._frame += 1
+        kept: list[_View] = []
+        g = np.asarray(gain, np.float32)
+        for place in places_px:
+            view = self._near(place)
+            box = self._box(place, blurred.shape)
+            if box is None:
+                continue
+            if view is not None and self._frame - view.frame < REFRESH_FRAMES:
+                kept.append(view)
+                continue
+            if hands[box].any():
+                if view is not None:
+                    kept.append(view)  # the last clear view stands while a hand is near
+                continue
+            differs = cv2.absdiff(blurred[box], empty[box]).astype(np.int32).sum(axis=2)
+            telling = (differs > self.threshold) & (self._disc > 0)
+            if telling.sum() < TELLING_SHARE * self._disc.sum():
+                continue  # the coin looks too like the cloth here to tell by its pixels
+            kept.append(_View(np.asarray(place, float), box,
+                              blurred[box].astype(np.float32) / g, telling, self._frame))
+        self._views = kept
+
+    def still_shows(self, place_px: np.ndarray, blurred: np.ndarray,
+                    gain: tuple[float, float, float]) -> bool:
+        """Does the coin resting at `place_px` still show as it was, in at least SHOWN of
+        its telling pixels (an arm's shade allowed, one factor for the whole coin)?"""
+        view = self._near(place_px)
+        if view is None:
+            return False
+        now = blurred[view.box].astype(np.float32) / np.asarray(gain, np.float32)
+        was = view.image[view.telling]
+        now = now[view.telling]
+        ratio = now.sum(axis=1) / np.maximum(was.sum(axis=1), 1.0)
+        shade = float(np.clip(np.median(ratio), DEEPEST_SHADE, 1.0))
+        same = np.abs(now - shade * was).sum(axis=1) <= self.threshold
+        return float(same.mean()) >= SHOWN
