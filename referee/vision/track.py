@@ -256,12 +256,12 @@ class Tracker:
             vague = track.vague(t)
             if vague:
                 reach = max(reach, 1500.0)  # a hand may have moved it anywhere
-            elif covered is not None and covered(track.position_mm):
-                reach = STAYED_MM
+            under_hand = not vague and covered is not None and covered(track.position_mm)
             hand_like = _hand_like(track, detections)
             for k, j in enumerate(free_dets):
                 d = float(np.hypot(*(detections.center_mm[j] - track.position_mm)))
-                if d > reach or hand_like[j]:
+                if d > reach or hand_like[j] or (under_hand and d > STAYED_MM
+                                                 and not _streak_from(track, detections, j)):
                     continue
                 look_cost = 0.0
                 if track.look is not None and detections.look.shape[1] == len(track.look):
@@ -316,11 +316,19 @@ def _back(track: CoinTrack, detections: Detections, j: int, d: float, look_cost:
     down far away (carried), it is whole and has the coin's own look.
     """
     if detections.streak_mm[j] > detections.radius_mm[j]:
-        u = detections.streak_dir[j]
-        off = np.asarray(track.position_mm) - detections.center_mm[j]
-        return bool(abs(off[0] * u[1] - off[1] * u[0]) < 2.0 * detections.radius_mm[j])
+        return _streak_from(track, detections, j)
     return d <= CARRIED_MM or bool(detections.confidence[j] >= WHOLE * min(track.size, 1.0)
                                    and look_cost < CARRIED_LOOK)
+
+
+def _streak_from(track: CoinTrack, detections: Detections, j: int) -> bool:
+    """Is detection `j` a streak whose line points back at where this coin was (the coin
+    flicked out from under the fingers)?"""
+    if detections.streak_mm[j] <= detections.radius_mm[j]:
+        return False
+    u = detections.streak_dir[j]
+    off = np.asarray(track.position_mm) - detections.center_mm[j]
+    return bool(abs(off[0] * u[1] - off[1] * u[0]) < 2.0 * detections.radius_mm[j])
 
 
 def _assign(cost: np.ndarray, miss: float) -> list[tuple[int, int]]:
