@@ -5,9 +5,11 @@ ground truth.
     .venv/bin/python -m benchmarks.sample_clips [CLIP ...] [--json]
 
 Per clip and event type: found / true + invented (an event matches a true one of the same
-type, coins, line or piece and direction within 50 ms, as in `benchmarks.vision_accuracy`,
-lifts and places included); and whether the rules engine, folding vision's events, ends in
-the same final state as it does on the true events (the scoreboard a player would see).
+type, coins, line, piece or stack and direction within 50 ms, as in
+`benchmarks.vision_accuracy`; a lift or a place, which a hand does over the coin, within 50 ms
+of the time its coin was hidden, which the event's evidence gives); and whether the rules
+engine, folding vision's events, ends in the same final state as it does on the true events
+(the scoreboard a player would see).
 """
 
 from __future__ import annotations

@@ -42,17 +42,29 @@ def key(e: Event) -> tuple:
         return ("contact", *sorted((e.a, e.b)))
     if e.type == "hit":
         return ("hit", e.coin, e.piece)
+    if e.type == "place":
+        return ("place", e.coin, e.on)
     return (e.type, e.coin)
 
 
+def _when(f: Event) -> tuple[float, float]:
+    """The times a found event stands for: its own; for a hand's lift or place, which
+    happen under the hand, the interval the coin was hidden (its evidence) as well."""
+    if f.type in ("lift", "place") and f.evidence and "hidden_from" in f.evidence:
+        return (min(f.t, f.evidence["hidden_from"]), max(f.t, f.evidence["hidden_until"]))
+    return (f.t, f.t)
+
+
 def match(truth: list[Event], found: list[Event]) -> tuple[int, int, int, list[float]]:
-    """(true positives, misses, inventions, timing errors) for one event type."""
+    """(true positives, misses, inventions, timing errors) for one event type: within
+    50 ms of the found event's time (a lift or place: of the time its coin was hidden)."""
     used: set[int] = set()
     tp, errors = 0, []
     for t in truth:
         best = None
         for j, f in enumerate(found):
-            if j in used or key(f) != key(t) or abs(f.t - t.t) > 0.05:
+            lo, hi = _when(f)
+            if j in used or key(f) != key(t) or not lo - 0.05 <= t.t <= hi + 0.05:
                 continue
             if best is None or abs(f.t - t.t) < abs(found[best].t - t.t):
                 best = j

@@ -29,9 +29,9 @@ from scipy.ndimage import median_filter
 
 from referee.geometry import TILE_THICKNESS_MM
 from referee.layout import Layout
-from referee.vision.resting_views import RestingViews
 from referee.vision.changes import ChangeGate, channel_sum, colour_distance
 from referee.vision.detections import Detections
+from referee.vision.resting_views import RestingViews
 
 COIN_HEIGHT_MM = 3.0
 """A coin's top face above the cloth (piecepack coins are 2–4 mm thick)."""
@@ -100,6 +100,12 @@ DARK_STREAK_CHANGE = 1.5
 any cast shadow's fringe."""
 DARK_STREAK_ELONGATION = 1.5
 """...and a streak: this many times longer than wide (a round shadow is no sliding coin)."""
+PALE_DISC_COINS = (0.75, 1.5)
+"""...or a coin at rest on a tower's top that reads as a shadow: a little darker than the
+tile it rests on, in the same hue (the demo game's white Moons on tower 2's white Ace,
+10.6-15.3 s), one coin's size (with the rim of its own shadow)..."""
+PALE_DISC_ELONGATION = 1.25
+"""...and round."""
 STREAK_WIDTH = 1.3
 """A blob as big as a hand but no wider than this many coin diameters is a coin's streak."""
 SOLIDITY = 0.7
@@ -118,6 +124,8 @@ HAND_COLOUR_RATIO = 3.0
 DARK_COIN_SHOWN = 0.6
 """A coin darker than the cloth is looked for where less than this share of a coin's area
 shows as changed, and found where its art and its shadow-like rim make at least as much."""
+SEEN_MM = 1.0
+"""A resting coin is seen at its place when a blob measured this frame is this near it."""
 EDGE_COIN_AREAS = 2.0
 """A blob reaching past the table's edge is an arm reaching in, unless it is no bigger than
 this many coins: a coin resting on the edge (a coin put back where it left the table pokes
@@ -163,6 +171,11 @@ class CoinDetector:
                          COIN_HEIGHT_MM + piece.layers * mapping.tile_thickness_mm)
                         for piece in layout.pieces.values() if piece.is_stack]
         """Each tower's or endpost's footprint, and how high a coin on it shows its face."""
+        self._stack_tops = np.zeros(self.table_mask.shape, np.uint8)
+        """255 where a coin's centre on a tower's or an endpost's top is seen (ROI pixels)."""
+        for footprint, height in self._stacks:
+            top_px = mapping.to_pixels(mapping.seen_mm(footprint, height)) - [rx0, ry0]
+            cv2.fillConvexPoly(self._stack_tops, np.round(top_px).astype(np.int32), 255)
         self._inside = self.table_mask > 0
         self.background: np.ndarray | None = None
         self._background_u8 = np.zeros((*self.table_mask.shape, 3), np.uint8)
@@ -335,21 +348,31 @@ class CoinDetector:
             self._measure_region(raw, rows, cols, gain)
         box = self._window(self._regions) if last is not None else None
         result, read = self._find(box, resting, gain, fresh, last)
-        self._read = self._diff
         if box is not None:
             assert last is not None
-            result = self._merged(box, result, last)
-            if read is not None:  # dark streaks put back in this frame's reading
+            merged = self._merged(box, result, last)
+            if last.hands.any() and not merged.hands.any():
+                # The last hand left: the whole table is searched again, as a hand nearby
+                # held back what lies apart from every change (`_dark_streaks`).
+                box = None
+                result, read = self._find(box, resting, gain, fresh, last)
+            else:
+                result = merged
+        self._read = self._diff
+        if read is not None:  # dark streaks put back in this frame's reading
+            if box is None:
+                self._read = read
+            else:
                 self._read = self._diff.copy()
                 self._read[box] = read
-        elif read is not None:
-            self._read = read
         self._result = result
         if len(resting):
-            places = self.mapping.to_pixels(np.array([c for c, _ in resting], float)) \
-                - self.roi[:2]
-            self._views.remember(places, self._blurred, self._exposed(gain), gain,
-                                 result.hands)
+            places_mm = np.array([c for c, _ in resting], float)
+            seen_mm = result.found.center_mm[result.measured]
+            seen = np.array([len(seen_mm) > 0 and np.hypot(*(seen_mm - p).T).min() < SEEN_MM
+                             for p in places_mm])
+            self._views.remember(self.mapping.to_pixels(places_mm) - self.roi[:2], seen,
+                                 self._blurred, self._read, gain, result.hands)
         return result.found, result.hands
 
     @property
@@ -400,7 +423,8 @@ class CoinDetector:
         return _Found(last.found.subset(old).extended(found.found.subset(new)),
                       np.concatenate([last.px[old], found.px[new]]), hands,
                       found.hand_look if found.hand_look is not None else last.hand_look,
-                      found.resting)
+                      found.resting,
+                      np.concatenate([last.measured[old], found.measured[new]]))
 
     def _find(self, box: tuple[slice, slice] | None,
               resting: Sequence[tuple[tuple[float, float], np.ndarray]],
@@ -420,7 +444,8 @@ class CoinDetector:
                                                                    ltype=cv2.CV_16U)
         hands = self._hands(diff, labels, stats, full_diff, inside,
                             self._cut_hands(box, last))  # full resolution, exact
-        streaks = self._dark_streaks(crop, gain, shadow, fg, hands, self._background_u8[box])
+        streaks = self._dark_streaks(crop, gain, shadow, fg, hands, self._background_u8[box],
+                                     self._stack_tops[box])
         if streaks:
             full_diff = full_diff.copy()  # this frame's reading; the kept difference stays
             for streak_box, dark, change in streaks:
@@ -460,33 +485,58 @@ class CoinDetector:
             by_hand.append(touching)
             hand_like.append(np.inf if hand_look is None else
                              float(np.linalg.norm(colour - hand_look)))
-        kept: list[tuple[tuple[float, float], np.ndarray, np.ndarray]] = []
-        if hand_look is not None and len(resting):
-            places_px = self.mapping.to_pixels(np.array([c for c, _ in resting], float)) \
-                - self.roi[:2]
-            kept = [(center_mm, colour, px) for (center_mm, look), px in
-                    zip(resting, places_px, strict=True)
-                    if (colour := self._still_there(crop, full_diff, self._exposed(gain)[box],
-                                                    gain, hands, px, (ox, oy), look,
-                                                    hand_look))
-                    is not None]
+        found = self._located(centres, streaks_px, dirs, looks, conf, by_hand, hand_like)
+        kept = self._kept(resting, found, crop, full_diff, gain, hands, (ox, oy), hand_look,
+                          box)
         full_hands = hands
         if to_hand is not None:
             (x0, y0), dist = to_hand
             h, w = dist.shape
             full_hands[y0:y0 + h, x0:x0 + w] |= cv2.compare(dist, self.coin_r_px, cv2.CMP_LT)
-        found = self._located(centres, streaks_px, dirs, looks, conf, by_hand, hand_like)
         px = np.asarray(centres, float).reshape(-1, 2)
+        measured = np.ones(len(px), bool)
         if kept:  # where they rest, whole and sharp, not by a hand (not held: `Tracker`)
-            assert hand_look is not None
             colours = np.array([colour for _, colour, _ in kept])
             found = found.extended(Detections(
                 np.array([center for center, _, _ in kept], float),
                 np.full(len(kept), self.layout.coin_mm / 2.0), look=colours,
-                hand_look=np.linalg.norm(colours - hand_look, axis=1)))
+                hand_look=np.full(len(kept), np.inf) if hand_look is None else
+                np.linalg.norm(colours - hand_look, axis=1)))
             px = np.concatenate([px, [place for _, _, place in kept]])
-        return (_Found(found, px, full_hands, hand_look, len(resting)),
+            measured = np.concatenate([measured, np.zeros(len(kept), bool)])
+        return (_Found(found, px, full_hands, hand_look, len(resting), measured),
                 full_diff if streaks else None)
+
+    def _kept(self, resting: Sequence[tuple[tuple[float, float], np.ndarray]],
+              found: Detections, crop: np.ndarray, diff: np.ndarray,
+              gain: tuple[float, float, float], hands: np.ndarray, origin: tuple[int, int],
+              hand_look: np.ndarray | None, box: tuple[slice, slice]
+              ) -> list[tuple[tuple[float, float], np.ndarray, np.ndarray]]:
+        """The resting coins this frame's blobs left out that are still where they rest
+        (their place, colour and ROI pixel): one a hand's mask took in whose disc reads as
+        its look (`_still_there`); or, hand or no hand, one whose telling pixels show as
+        they were (`RestingViews`): a finger over a third of it, a dark coin on dark cloth,
+        a pale coin on a tower's top beside a hand (which `_dark_streaks` holds back)."""
+        if not len(resting):
+            return []
+        places_px = self.mapping.to_pixels(np.array([c for c, _ in resting], float)) \
+            - self.roi[:2]
+        diameter = self.layout.coin_mm
+        kept = []
+        for (center_mm, look), px in zip(resting, places_px, strict=True):
+            if not (box[0].start <= px[1] < box[0].stop and box[1].start <= px[0] < box[1].stop):
+                continue  # outside the window: the last frame's finds stand there
+            colour = None
+            if hand_look is not None:
+                colour = self._still_there(crop, diff, self._exposed(gain)[box], gain, hands,
+                                           px - origin, look, hand_look)
+            if colour is None and not (  # a blob over its disc measured it, or holds it
+                    len(found) and np.hypot(*(found.center_mm - center_mm).T).min() < diameter
+            ) and self._views.still_shows(px, self._blurred, gain):
+                colour = look
+            if colour is not None:
+                kept.append((center_mm, colour, px))
+        return kept
 
     def _cut_hands(self, box: tuple[slice, slice], last: _Found | None) -> np.ndarray | None:
         """Where the last frame's hands cross the edge of a window (half resolution, in the
@@ -550,36 +600,48 @@ class CoinDetector:
 
     def _dark_streaks(self, crop: np.ndarray, gain: tuple[float, float, float],
                       shadow: np.ndarray, fg_half: np.ndarray,
-                      hands: np.ndarray, background_u8: np.ndarray
+                      hands: np.ndarray, background_u8: np.ndarray, stack_tops: np.ndarray
                       ) -> list[tuple[tuple[slice, slice], np.ndarray, np.ndarray]]:
-        """The "shadows" that are dark coins sliding, to put back into `full_diff`: for
-        each, its box, its pixels there and their colour difference.
+        """The "shadows" that are dark coins sliding, or pale coins at rest on a paler tile,
+        to put back into `full_diff`: for each, its box, its pixels there and their colour
+        difference.
 
         A dark coin blurred over the cloth dims every channel alike, as a shadow does: no
-        pixel tells them apart.  Where they lie does: every shadow that is not the empty
-        table's is cast by a hand, an arm or a coin and lies against it, while a sliding
-        coin's streak lies apart from every other change.  So a solid streak of a coin's
-        size, beyond a shadow's reach from the hands and touching no other change, is a
-        coin."""
+        pixel tells them apart.  So does a coin a shade darker than the white tile it rests
+        on.  Where they lie does: every shadow that is not the empty table's is cast by a
+        hand, an arm or a coin and lies against it, while a sliding coin's streak, or a
+        coin alone on a tower, lies apart from every other change.  So a solid streak of a
+        coin's size, or a round disc of one coin's centred on a tower's top (`stack_tops`,
+        where coins rest on white tile), beyond a shadow's reach from the hands and
+        touching no other change, is a coin."""
         lo, hi = (k * self.coin_area_px / HALF ** 2 for k in DARK_STREAK_COINS)
+        disc_lo, disc_hi = (k * self.coin_area_px / HALF ** 2 for k in PALE_DISC_COINS)
         if cv2.countNonZero(shadow.view(np.uint8)) < lo * HALF ** 2:
             return []
         half = _max_pool(shadow.view(np.uint8))
-        count, labels, stats, _ = cv2.connectedComponentsWithStats(half, connectivity=8,
-                                                                   ltype=cv2.CV_16U)
+        count, labels, stats, centroids = cv2.connectedComponentsWithStats(
+            half, connectivity=8, ltype=cv2.CV_16U)
         sized = [k for k in range(1, count) if lo <= stats[k, cv2.CC_STAT_AREA] <= hi]
         if not sized:
             return []
         others = fg_half.copy()
         others[half > 0] = 0
-        others = cv2.dilate(others, None, iterations=2)
+        near_others = cv2.dilate(others, None, iterations=2)
         to_hand = None  # half-resolution distance to the hands, when first needed
         found = []
         for k in sized:
             x, y, w, h = (int(v) for v in stats[k, :4])
             part = labels[y:y + h, x:x + w] == k
-            if others[y:y + h, x:x + w][part].any() or not _solid(part) or \
-                    _elongation(part) < DARK_STREAK_ELONGATION:
+            if not _solid(part):
+                continue
+            elongation = _elongation(part)
+            if elongation >= DARK_STREAK_ELONGATION:
+                if near_others[y:y + h, x:x + w][part].any():
+                    continue
+            elif not (elongation < PALE_DISC_ELONGATION
+                      and disc_lo <= stats[k, cv2.CC_STAT_AREA] <= disc_hi
+                      and _on(stack_tops, centroids[k] * HALF)
+                      and not _touched(others, x, y, part)):
                 continue
             box = (slice(y * HALF, (y + h) * HALF), slice(x * HALF, (x + w) * HALF))
             whole = _doubled(part.view(np.uint8)) > 0
@@ -598,12 +660,10 @@ class CoinDetector:
         return found
 
     def _still_there(self, crop: np.ndarray, diff: np.ndarray, empty: np.ndarray,
-                     gain: tuple[float, float, float], hands: np.ndarray, place: np.ndarray,
-                     origin: tuple[int, int], look: np.ndarray, hand_look: np.ndarray
-                     ) -> np.ndarray | None:
-        """The colour of the disc of a resting coin at `place` (ROI pixels; the images are
-        a window of the ROI from `origin`) when the
-        hands' mask took it in but the disc still shows the coin (a fingertip touching it
+                     gain: tuple[float, float, float], hands: np.ndarray, px: np.ndarray,
+                     look: np.ndarray, hand_look: np.ndarray) -> np.ndarray | None:
+        """The colour of the disc of a resting coin centred at `px` (the images' pixels) when
+        the hands' mask took it in but the disc still shows the coin (a fingertip touching it
         joins its blob to the hand's); None otherwise.  The disc must read as the coin's
         look, and far nearer it than the hands' colour: a hand over the coin reads as the
         hand.  The arm's shade may dim the coin (by 8 % beside a sleeve: tower-hit, look
@@ -612,12 +672,7 @@ class CoinDetector:
         exposure, `empty`) nor than LIGHTEST_SHADE; the disc must then differ from the empty
         table (a shaded empty place, which dims alike, reads as no change).  Out of any
         shade, a coin struck from its place (part cloth now) is not taken for the coin
-        dimmed (the demo game's strike at 72.8 s).
-
-        A disc whose mean is off the look (a finger over a third of it) still holds the
-        coin when the rest of it shows unchanged from its last clear view (`RestingViews`);
-        its colour is then its look."""
-        px = place - origin
+        dimmed (the demo game's strike at 72.8 s)."""
         cx, cy = round(px[0]), round(px[1])
         h, w = hands.shape
         if not (0 <= cx < w and 0 <= cy < h) or not hands[cy, cx]:
@@ -638,11 +693,12 @@ class CoinDetector:
         shade = float(np.clip(colour @ look / max(float(look @ look), 1e-9), min(darkest, 1.0),
                               1.0))
         near = float(np.linalg.norm(colour - shade * look))
-        if near <= STILL_THERE_LOOK and near * HAND_COLOUR_RATIO <= float(
-                np.linalg.norm(colour - hand_look)) \
-                and float(np.mean(diff[box][disc > 0])) >= self.config.threshold:
-            return colour  # (a disc that differs too little is the cloth in shade)
-        return look if self._views.still_shows(place, self._blurred, gain) else None
+        if near > STILL_THERE_LOOK or near * HAND_COLOUR_RATIO > float(
+                np.linalg.norm(colour - hand_look)):
+            return None
+        if float(np.mean(diff[box][disc > 0])) < self.config.threshold:
+            return None  # the cloth (in shade), not the coin
+        return colour
 
     def _to_hand(self, hands: np.ndarray) -> tuple[tuple[int, int], np.ndarray] | None:
         """Distance (px) to the nearest hand pixel, in the hands' box widened by the
@@ -971,6 +1027,8 @@ class _Found:
     """The hands' mean colour (None: no hand)."""
     resting: int
     """How many coins were at rest."""
+    measured: np.ndarray
+    """(N,) True for a blob measured, False for a resting coin kept where it rests."""
 
 
 @dataclass
@@ -1303,6 +1361,26 @@ def _in_convex(points: np.ndarray, polygon: np.ndarray) -> np.ndarray:
     rel = points[:, None, :] - polygon[None]
     cross = edges[None, :, 0] * rel[..., 1] - edges[None, :, 1] * rel[..., 0]
     return (cross >= 0).all(axis=1) | (cross <= 0).all(axis=1)
+
+
+def _on(mask: np.ndarray, point_px: np.ndarray) -> bool:
+    """Is a point (px) on a mask's set part?"""
+    x, y = round(float(point_px[0])), round(float(point_px[1]))
+    return 0 <= y < mask.shape[0] and 0 <= x < mask.shape[1] and bool(mask[y, x])
+
+
+def _touched(others: np.ndarray, x: int, y: int, part: np.ndarray) -> bool:
+    """Does other change (`others`) come within 2 px of a round blob (box at x, y), beyond
+    the blob's hull?  Change inside the hull is its own: a pale coin's darker art."""
+    m = 3
+    h, w = part.shape
+    y0, x0 = max(0, y - m), max(0, x - m)
+    near = others[y0:y + h + m, x0:x + w + m].copy()
+    hull = cv2.convexHull(cv2.findNonZero(part.view(np.uint8)) + np.array([x - x0, y - y0]))
+    cv2.fillConvexPoly(near, hull, 0)
+    within = np.zeros_like(near)
+    within[y - y0:y - y0 + h, x - x0:x - x0 + w] = part
+    return bool((cv2.dilate(near, None, iterations=2) & within).any())
 
 
 def _labelled(labels: np.ndarray, count: int, under: np.ndarray) -> np.ndarray:

@@ -172,7 +172,8 @@ class Pipeline:
         self.vacated = dict(start)
         self.tracker = Tracker(start, frame.t, MotionModel(
             decel_mm_s2=self.config.decel_mm_s2, r_mm=self.config.noise_mm),
-            looks=looks if len(looks) == len(start) else None, sizes=sizes)
+            looks=looks if len(looks) == len(start) else None, sizes=sizes,
+            on_stack=lambda p: self.layout.stack_at(p) is not None)
 
     # ---------------------------------------------------------------- per frame
     def process(self, frame: Frame) -> list[ev.Event]:
@@ -251,8 +252,10 @@ class Pipeline:
             if not obs or obs[-1][0] != frame.t:
                 self.looks_read.pop(coin, None)  # not seen in this frame: wait
                 continue
-            if self._by_the_edge(obs[-1][1:]):
-                del self.to_read[coin]  # the face believed up stays
+            if self._by_the_edge(obs[-1][1:]) or self.layout.stack_at(obs[-1][1:]):
+                # the face believed up stays: its faces were learned on the cloth, not on a
+                # tower's top (the demo game's Moons on tower 2 was misread as turned over)
+                del self.to_read[coin]
                 self.looks_read.pop(coin, None)
                 continue
             crop = self.faces.crop(frame.image, self.detector.mapping, obs[-1][1:])
@@ -332,14 +335,17 @@ class Pipeline:
         for moved in self.placed:
             coin, t_hid, t_back, p = moved.coin, moved.t_hid, moved.t_back, moved.to_mm
             at = (round(p[0], 2), round(p[1], 2))
+            while_hidden = {"hidden_from": round(t_hid, 4), "hidden_until": round(t_back, 4)}
             if coin in put_down:  # still in the hand putting it down: it goes where it ends
-                out[put_down[coin]] = ev.Place(round(t_back, 4), coin, at,
-                                               self.layout.stack_at(p))
+                first = out[put_down[coin]].evidence or while_hidden
+                out[put_down[coin]] = ev.Place(
+                    round(t_back, 4), coin, at, self.layout.stack_at(p),
+                    evidence={**while_hidden, "hidden_from": first["hidden_from"]})
                 continue
             if coin in self.off_table:  # put back after it left the table: no lift
                 self.off_table.discard(coin)
                 put_down[coin] = len(out)
-                out.append(ev.Place(round(t_back, 4), coin, at))
+                out.append(ev.Place(round(t_back, 4), coin, at, evidence=while_hidden))
                 continue
             if any(c == coin and t_hid - 0.5 <= tf <= t_back + 0.5 for c, tf in flicked):
                 continue  # flicked from under the fingertip and seen sliding
@@ -348,8 +354,9 @@ class Pipeline:
                 hidden_when[coin] = (t_hid, t_back)
                 continue
             put_down[coin] = len(out) + 1
-            out += [ev.Lift(round(t_hid, 4), coin),
-                    ev.Place(round(t_back, 4), coin, at, self.layout.stack_at(p))]
+            out += [ev.Lift(round(t_hid, 4), coin, evidence=while_hidden),
+                    ev.Place(round(t_back, 4), coin, at, self.layout.stack_at(p),
+                             evidence=while_hidden)]
         if hidden:
             windows = self._with_hidden(windows, hidden, t)
         for window in windows:
@@ -421,11 +428,13 @@ def flicked_unseen(moved: Placed, layout: Layout, decel: float) -> bool:
     Yes when it is back in view as soon as the hand left its place, and either the slide
     (at μg) fits in the time it was hidden or that time is too short for any hand to lift,
     carry and put down a coin (a slide cut short by an impact takes less time than a free
-    one); never when it is back on top of a tower, where no flick puts a coin.
+    one); never when it is back on top of a tower, where no flick puts a coin, nor when it
+    was hidden on one, which a coin leaves in a hand (the demo game's Moons released from
+    tower 1 at 48 s, put down 58 mm away).
     """
     slide_s = stop_seconds(math.dist(moved.from_mm, moved.to_mm), decel)
     hidden_s = moved.t_back - moved.t_hid
-    return (layout.stack_at(moved.to_mm) is None
+    return (layout.stack_at(moved.to_mm) is None and layout.stack_at(moved.from_mm) is None
             and moved.t_back - moved.t_freed < FREED_FLICK_S
             and (slide_s <= hidden_s or hidden_s < QUICKEST_CARRY_S))
 

@@ -35,7 +35,7 @@ class _View:
     image: np.ndarray
     """The box's pixels, the exposure gain removed (float32)."""
     telling: np.ndarray
-    """The disc's pixels that differ from the empty table (bool)."""
+    """The disc's pixels that the detector read as changed from the empty table (bool)."""
     frame: int
 
 
@@ -62,14 +62,21 @@ class RestingViews:
                 return view
         return None
 
-    def remember(self, places_px: np.ndarray, blurred: np.ndarray, empty: np.ndarray,
-                 gain: tuple[float, float, float], hands: np.ndarray) -> None:
+    def remember(self, places_px: np.ndarray, seen: np.ndarray, blurred: np.ndarray,
+                 change: np.ndarray, gain: tuple[float, float, float], hands: np.ndarray
+                 ) -> None:
         """Keep a view of each resting coin (`places_px`, ROI pixels) that no hand reaches
-        now, unless a recent one is kept; forget the places no coin rests at any more."""
+        now, unless a recent one is kept; forget the places no coin rests at any more.
+
+        A view is taken only where a blob was measured this frame (`seen`): a coin's
+        place as the tracker holds it is no view of a coin (one that left the table over
+        the edge is held where last seen, with the coin on the floor beside it). Its
+        telling pixels are those the detector read as changed from the empty table
+        (`change`, shadows left out)."""
         self._frame += 1
         kept: list[_View] = []
         g = np.asarray(gain, np.float32)
-        for place in places_px:
+        for place, seen_now in zip(places_px, seen, strict=True):
             view = self._near(place)
             box = self._box(place, blurred.shape)
             if box is None:
@@ -77,12 +84,11 @@ class RestingViews:
             if view is not None and self._frame - view.frame < REFRESH_FRAMES:
                 kept.append(view)
                 continue
-            if hands[box].any():
-                if view is not None:
+            if hands[box].any() or not seen_now:
+                if view is not None and hands[box].any():
                     kept.append(view)  # the last clear view stands while a hand is near
                 continue
-            differs = cv2.absdiff(blurred[box], empty[box]).astype(np.int32).sum(axis=2)
-            telling = (differs > self.threshold) & (self._disc > 0)
+            telling = (change[box] > self.threshold) & (self._disc > 0)
             if telling.sum() < TELLING_SHARE * self._disc.sum():
                 continue  # the coin looks too like the cloth here to tell by its pixels
             kept.append(_View(np.asarray(place, float), box,

@@ -52,6 +52,9 @@ WHOLE = 0.8
 CARRIED_LOOK = 0.3
 """Largest look distance for a coin put down (a coin at rest reads within 0.02 of its look
 at the session start; skin and sleeves read 0.6 and more away from any coin)."""
+STACK_LOOK = 0.45
+"""...and for one put down on a tower's top, seen on white tile and nearer the lens than on
+the cloth its look was learned on (the demo game's Moons on tower 1 read 0.32 away)."""
 SHARP_LOOK_WEIGHT = 20.0
 """Round 2's weight on the look of a sharp blob (a streak's look is half the cloth's)."""
 HAND_LIKE = 2.0
@@ -103,7 +106,8 @@ class Tracker:
     def __init__(self, start_mm: Mapping[str, tuple[float, float]], t0: float = 0.0,
                  model: MotionModel | None = None,
                  looks: Mapping[str, np.ndarray] | None = None,
-                 sizes: Mapping[str, float] | None = None) -> None:
+                 sizes: Mapping[str, float] | None = None,
+                 on_stack: Callable[[tuple[float, float]], bool] | None = None) -> None:
         if not start_mm:
             raise ValueError("the tracker needs the game's coins and where they start")
         self.model = model or MotionModel()
@@ -113,6 +117,8 @@ class Tracker:
             look = None if looks is None else np.asarray(looks.get(coin), float)
             size = 1.0 if sizes is None else float(sizes.get(coin, 1.0))
             self.tracks[coin] = CoinTrack(coin, f, look, last_seen=t0, size=size)
+        self.on_stack = on_stack or (lambda p: False)
+        """Whether a point is on a tower's (or an endpost's) top."""
         self.t = t0
         self._previous = np.zeros((0, 2))
         """The last frame's detected centres that no coin took."""
@@ -250,6 +256,7 @@ class Tracker:
         # withdrawing arm leaves one-frame blobs.
         persists = _near(detections.center_mm, list(self._previous),
                          MAX_SPEED_MM_S * max(t - self.t, 1e-3) + 20.0)
+        stacked = [self.on_stack(tuple(detections.center_mm[j])) for j in free_dets]
         for i, coin in enumerate(free_coins):
             track = self.tracks[coin]
             reach = MAX_SPEED_MM_S * max(t - track.last_seen, 1e-3) + 20.0
@@ -266,11 +273,16 @@ class Tracker:
                 look_cost = 0.0
                 if track.look is not None and detections.look.shape[1] == len(track.look):
                     look_cost = float(np.linalg.norm(detections.look[j] - track.look))
-                if vague and d >= STAYED_MM and not (
-                        persists[j] and _back(track, detections, j, d, look_cost)):
+                if vague and d >= STAYED_MM and not (persists[j] and _back(
+                        track, detections, j, d, look_cost,
+                        STACK_LOOK if stacked[k] else CARRIED_LOOK)):
                     continue
                 if vague and d < STAYED_MM:
                     cost[i, k] = d / 50.0  # back where the hand hid it: it did not move
+                elif vague and stacked[k]:
+                    # Put on a tower's top: the rules say which tower, not the distance;
+                    # the look (read on the tile) tells the coins apart.
+                    cost[i, k] = 10.0 * look_cost + 1.0
                 elif vague:
                     # Flicked from under the fingers, or moved by hand anywhere: nearer is
                     # likelier, and the look (blurred while it slides) breaks the ties.
@@ -307,18 +319,18 @@ def _hand_like(track: CoinTrack, detections: Detections) -> np.ndarray:
     return sharp & (look_cost > HAND_LIKE * detections.hand_look)
 
 
-def _back(track: CoinTrack, detections: Detections, j: int, d: float, look_cost: float
-          ) -> bool:
+def _back(track: CoinTrack, detections: Detections, j: int, d: float, look_cost: float,
+          look_limit: float = CARRIED_LOOK) -> bool:
     """Can detection `j`, `d` mm from where a hand hid this coin, be the coin back?
 
     A streak is the coin sliding out from under the fingers: its line points back at the
     hidden place.  A sharp blob (not like the hand: `_hand_like`) is the coin at rest; put
-    down far away (carried), it is whole and has the coin's own look.
+    down far away (carried), it is whole and has the coin's own look (within `look_limit`).
     """
     if detections.streak_mm[j] > detections.radius_mm[j]:
         return _streak_from(track, detections, j)
     return d <= CARRIED_MM or bool(detections.confidence[j] >= WHOLE * min(track.size, 1.0)
-                                   and look_cost < CARRIED_LOOK)
+                                   and look_cost < look_limit)
 
 
 def _streak_from(track: CoinTrack, detections: Detections, j: int) -> bool:
