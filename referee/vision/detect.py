@@ -348,23 +348,15 @@ class CoinDetector:
             self._measure_region(raw, rows, cols, gain)
         box = self._window(self._regions) if last is not None else None
         result, read = self._find(box, resting, gain, fresh, last)
+        self._read = self._diff
         if box is not None:
             assert last is not None
-            merged = self._merged(box, result, last)
-            if last.hands.any() and not merged.hands.any():
-                # The last hand left: the whole table is searched again, as a hand nearby
-                # held back what lies apart from every change (`_dark_streaks`).
-                box = None
-                result, read = self._find(box, resting, gain, fresh, last)
-            else:
-                result = merged
-        self._read = self._diff
-        if read is not None:  # dark streaks put back in this frame's reading
-            if box is None:
-                self._read = read
-            else:
+            result = self._merged(box, result, last)
+            if read is not None:  # dark streaks put back in this frame's reading
                 self._read = self._diff.copy()
                 self._read[box] = read
+        elif read is not None:
+            self._read = read
         self._result = result
         if len(resting):
             places_mm = np.array([c for c, _ in resting], float)

@@ -519,3 +519,34 @@ def in_shade(image: np.ndarray, centre: tuple[float, float], dim: float = 0.08,
     x, y, s = to_px(centre)
     cv2.circle(mask, (x, y), round(radius_mm * SCALE * 16), 255, -1, cv2.LINE_AA, s)
     return np.clip(image * (1.0 - dim * mask[..., None] / 255.0), 0, 255).astype(np.uint8)
+
+
+def test_a_pale_coin_on_a_tower_s_white_top_is_found_once_the_hand_that_put_it_left(
+        ) -> None:
+    """A coin a shade darker than the white tile it rests on, in the same hue, reads as a
+    shadow (the demo game's white Moons on tower 2).  A round disc of a coin's size on a
+    tower's top, apart from every other change and from the hands, is the coin: beside the
+    hand that put it there it is not taken (a fingertip's shadow looks the same); once the
+    hand drew back, it is found."""
+    spots = start_spots(LAYOUT)
+    coins = {p: (40, 40, 160) for p in spots.values()}
+    det = CoinDetector(mapping(), LAYOUT, SIZE)
+    det.learn_empty_table(with_towers(frame(coins, 0)), spots.values())
+    tower = LAYOUT.pieces["tower-2"].center_mm
+    pale = np.round(np.asarray(TILE_WHITE) * 0.86).astype(int).tolist()
+
+    def table(seed: int) -> np.ndarray:
+        image = with_towers(frame(coins, seed))
+        x, y, s = to_px(tower)
+        cv2.circle(image, (x, y), round(LAYOUT.coin_mm / 2 * SCALE * 16), pale, -1,
+                   cv2.LINE_AA, s)
+        return image
+
+    det.detect(with_towers(frame(coins, 20)))
+    beside, hands = det.detect(with_finger(table(21), (tower[0] + 40.0, tower[1] - 30.0)))
+    assert hands.any() and nearest(beside.center_mm, tower) > LAYOUT.coin_mm
+    det.detect(with_finger(table(22), (tower[0] + 450.0, tower[1] - 200.0)))
+    found, hands = det.detect(table(23))
+    assert not hands.any()
+    assert nearest(found.center_mm, tower) < 0.5
+    assert len(found) == len(spots) + 1

@@ -63,6 +63,39 @@ def test_a_coin_back_on_top_of_a_tower_was_put_there() -> None:
     assert layout.stack_at((-90.0, 163.0)) is None
 
 
+def test_a_coin_hidden_on_top_of_a_tower_and_back_beside_it_was_lifted() -> None:
+    """The demo game's Moons, released from tower 1 at 48 s and put down 58 mm away as soon
+    as the hand left: no flick takes a coin off a tower's top."""
+    layout = castle_croquetnole_layout()
+    tower = layout.piece("tower-1").center_mm
+    released = Placed("moons", t_hid=47.97, t_freed=48.8, t_back=48.87,
+                      from_mm=(tower[0] - 0.8, tower[1] + 1.4), to_mm=(0.15, -208.41))
+    assert not flicked_unseen(released, layout, DECEL)
+    assert flicked_unseen(replace(released, from_mm=(0.0, -150.0)), layout, DECEL)
+
+
+def test_a_coin_put_on_a_towers_top_is_taken_by_its_look_whatever_the_distance() -> None:
+    """On white tile and nearer the lens, a coin reads farther from the look learned on
+    the cloth (the demo game's Moons on tower 1: 0.32), and the rules, not the distance,
+    send a coin to a tower: the hidden coin takes the blob there."""
+    layout = castle_croquetnole_layout()
+    tower = layout.piece("tower-1").center_mm
+    look = np.array([0.8, 0.8, 0.75])
+    on_top = Detections(np.array([tower]), look=np.array([[0.8, 0.98, 1.01]]))  # 0.32 away
+
+    def tracker(on_stack) -> Tracker:
+        t = Tracker({"moons": (-240.0, 13.0)}, 0.0, looks={"moons": look}, on_stack=on_stack)
+        for k in range(1, 12):  # carried in a hand for a third of a second
+            t.update(k / 30, Detections.empty(), covered=lambda p: True)
+        t.update(12 / 30, on_top, covered=lambda p: False)
+        return t
+
+    put_down = tracker(lambda p: layout.stack_at(p) is not None)
+    assert put_down.update(13 / 30, on_top, covered=lambda p: False) == {"moons": 0}
+    on_cloth = tracker(None)  # the same blob taken for one on the cloth: too unlike it
+    assert on_cloth.update(13 / 30, on_top, covered=lambda p: False) == {}
+
+
 def test_a_hidden_coin_back_in_place_keeps_its_identity_over_a_better_look() -> None:
     tracker = Tracker({"moons": (0.0, 0.0), "ace": (100.0, 0.0)}, 0.0,
                       looks={"moons": np.array([0.1, 0.1, 0.1]),
@@ -197,6 +230,18 @@ def test_a_coin_put_back_and_moved_again_by_the_same_hand_is_one_place() -> None
     got = [e for e in pipe._close(4.5) if e.type != "settled"]
     assert [(e.type, e.coin, e.t, e.at) for e in got] == [
         ("place", "arms", 4.067, (210.2, -422.3))]
+    # When it was put down is known only to lie in the time it was hidden, from the first
+    # time to the last.
+    assert got[0].evidence == {"hidden_from": 2.2, "hidden_until": 4.067}
+
+
+def test_a_lift_and_its_place_carry_the_time_the_coin_was_hidden() -> None:
+    pipe = Pipeline(mapping(), castle_croquetnole_layout(), SIZE, 30.0)
+    pipe.placed = [Placed("ace", 17.2333, 17.6, 18.1667, (-60.0, -254.0), (-44.12, -253.06))]
+    got = [e for e in pipe._close(19.0) if e.type != "settled"]
+    hidden = {"hidden_from": 17.2333, "hidden_until": 18.1667}
+    assert [(e.type, e.t, e.evidence) for e in got] == [
+        ("lift", 17.2333, hidden), ("place", 18.1667, hidden)]
 
 
 def test_a_dark_coin_put_on_a_tower_is_taken_back_at_its_own_size() -> None:

@@ -1,0 +1,25 @@
+"""How the benchmarks match found events with true ones."""
+
+from __future__ import annotations
+
+from benchmarks.vision_accuracy import match
+from referee.events import Cross, Lift, Place
+
+
+def test_a_lift_or_place_matches_within_the_interval_its_coin_was_hidden() -> None:
+    """A hand lifts and puts down a coin under it: vision tells when the coin was hidden
+    (the demo game's Moons, lifted at 9.9 s by the truth, last seen at 9.83 s)."""
+    hidden = {"hidden_from": 9.8333, "hidden_until": 10.8333}
+    lift = Lift(9.8333, "moons", evidence=hidden)
+    assert match([Lift(9.9, "moons")], [lift])[:3] == (1, 0, 0)
+    assert match([Lift(11.0, "moons")], [lift])[:3] == (0, 1, 1)  # after it was seen again
+    assert match([Lift(9.9, "ace")], [lift])[:3] == (0, 1, 1)
+    put = Place(10.8333, "moons", (-239.9, 13.5), "tower-2", evidence=hidden)
+    assert match([Place(10.6, "moons", (-241.3, 12.7), "tower-2")], [put])[:3] == (1, 0, 0)
+    beside = Place(10.6, "moons", (-241.3, 40.0))
+    assert match([beside], [put])[:3] == (0, 1, 1)  # on the tower, not beside it
+    # Without evidence, and for every other event, within 50 ms of its own time.
+    assert match([Lift(9.9, "moons")], [Lift(9.8333, "moons")])[:3] == (0, 1, 1)
+    cross = Cross(2.0, "moons", "gate-1", "-", (0.0, -50.8))
+    assert match([cross], [Cross(2.04, "moons", "gate-1", "-", (0.0, -50.8))])[0] == 1
+    assert match([cross], [Cross(2.06, "moons", "gate-1", "-", (0.0, -50.8))])[0] == 0
