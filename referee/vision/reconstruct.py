@@ -174,7 +174,11 @@ def _touches(window: FlickWindow, layout: Layout) -> list[dict]:
                     rest_onset = _onset(grid, rest_gap)
                     if rest_onset is not None and abs(rest_onset - other_motion.t_start) \
                             < 2.5 * dt and (onset is None or rest_onset < onset):
-                        onset = rest_onset
+                        # ...and not after it started: a striker's path fitted as one
+                        # slide through the impact meets it late (the capture scenario at
+                        # look 104: 47 ms, when the struck coin had left, so the contact
+                        # read as no approach at all and the capture was lost).
+                        onset = min(rest_onset, other_motion.t_start)
                 if onset is not None and (best is None or onset < best[0]):
                     best = (onset, other, None, 0.0)
             lo_xy, hi_xy = path.min(axis=0) - coin_d, path.max(axis=0) + coin_d

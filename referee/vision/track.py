@@ -61,6 +61,10 @@ HAND_LIKE = 2.0
 """A sharp blob this many times nearer the hands' mean colour than the coin's look is skin
 or sleeve, not that coin (fragments read 0.1–0.2 from the hand and 0.35–0.7 from every
 coin; two coins merged in one blurred blob read about as near the one as the other)."""
+HAND_LIKE_STREAK = 4.0
+"""...and a streak this many times (blurred over the cloth, a coin's look drifts from its
+own; a hand's fragment sliding with the hand reads 0.78 from the coin it passed and 0.10
+from the hand: the capture scenario at look 104, taken for a flick of that coin)."""
 RESTING_MM_S = 30.0
 """A coin slower than this is at rest (the pipeline's threshold for activity too)."""
 
@@ -310,13 +314,14 @@ def _near(centers: np.ndarray, points: list[tuple[float, float]],
 
 
 def _hand_like(track: CoinTrack, detections: Detections) -> np.ndarray:
-    """(N,) True for sharp blobs that look more like the frame's hands than like this coin
-    (a fingertip beside it or following through after the flick)."""
+    """(N,) True for blobs that look more like the frame's hands than like this coin (a
+    fingertip beside it or following through after the flick, a fragment of a moving
+    hand)."""
     if track.look is None or detections.look.shape[1] != len(track.look):
         return np.zeros(len(detections), bool)
     look_cost = np.linalg.norm(detections.look - track.look, axis=1)
     sharp = detections.streak_mm <= detections.radius_mm
-    return sharp & (look_cost > HAND_LIKE * detections.hand_look)
+    return look_cost > np.where(sharp, HAND_LIKE, HAND_LIKE_STREAK) * detections.hand_look
 
 
 def _back(track: CoinTrack, detections: Detections, j: int, d: float, look_cost: float,

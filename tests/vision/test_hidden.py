@@ -269,3 +269,28 @@ def test_a_coin_put_back_on_the_table_s_edge_is_not_read_for_a_flip() -> None:
     assert pipe._by_the_edge((0.0, -425.0))
     assert not pipe._by_the_edge((0.0, 209.55))
     assert not pipe._by_the_edge((400.0, 0.0))
+
+
+def test_a_streak_of_the_hands_colour_is_no_coin_leaving_rest() -> None:
+    """A hand reaching for a coin (to lift it) leaves a fragment streaking with it 125 mm
+    from the coin, 0.78 from its look and 0.10 from the hands': not the coin flicked (the
+    capture scenario at look 104 read a flick and a 3.7 m/s strike there). A blurred coin
+    reads nearer its own look than the hands'."""
+    look = np.array([0.85, 0.85, 0.8])
+
+    def tracker() -> Tracker:
+        t = Tracker({"moons": (-90.1, 162.7)}, 0.0, looks={"moons": look})
+        for k in (1, 2, 3):
+            t.update(k / 30, Detections(np.array([[-90.1, 162.7]]), look=look[None]),
+                     covered=lambda p: False)
+        return t
+
+    def streak(look_cost: float, to_hand: float) -> Detections:
+        return Detections(np.array([[-180.3, 75.8]]), radius_mm=np.array([9.525]),
+                          streak_mm=np.array([16.0]), streak_dir=np.array([[-0.98, 0.18]]),
+                          look=(look - [look_cost, 0.0, 0.0])[None],
+                          hand_look=np.array([to_hand]))
+
+    assert tracker().update(4 / 30, streak(0.78, 0.10), covered=lambda p: False) == {}
+    assert tracker().update(4 / 30, streak(0.30, 0.50),
+                            covered=lambda p: False) == {"moons": 0}

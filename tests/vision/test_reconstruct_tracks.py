@@ -218,3 +218,19 @@ def test_a_window_keeps_where_a_coin_without_motion_rests_after_it() -> None:
     assert "crowns" not in window.motions
     assert window.rest_mm["crowns"] == pytest.approx((0.0, 209.6))
     assert window.settled_mm["crowns"] == pytest.approx((1.5, 209.6))
+
+
+def test_a_strike_is_not_timed_after_the_struck_coin_left() -> None:
+    """A striker's path fitted as one slide through the impact meets the struck coin's
+    resting place late (the capture scenario at look 104: 47 ms after guard 2's strike set
+    Moons moving). The contact cannot come after the struck coin left rest: it is timed
+    when it left, and the striker's approach then is the contact's speed (read after its
+    start, the struck coin was already going: no approach, and the capture was lost)."""
+    moons_at = (-105.5, 140.1)
+    guard = _slide_motion("2", 12.0, (moons_at[0] - 75.15, moons_at[1]), (600.0, 0.0))
+    moons = _slide_motion("moons", 12.098, moons_at, (400.0, 0.0))
+    window = FlickWindow({"2": guard, "moons": moons}, {"ace": (-44.45, -254.0)}, 1 / 30)
+    (contact,) = of_type(reconstruct(window, LAYOUT), "contact")
+    assert (contact.a, contact.b, contact.moving) == ("2", "moons", ("2",))
+    assert contact.t == pytest.approx(12.098, abs=1e-3)
+    assert contact.speed == pytest.approx(600.0 - 0.3 * 9806.65 * 0.098, rel=0.02)
