@@ -40,6 +40,10 @@ if TYPE_CHECKING:
 
 PLACE_MOVE_MM = 5.0
 """A coin that reappears this far from where a hand hid it was moved (flicked or carried)."""
+SLID_AFTER_S = 0.2
+SLID_AFTER_MM = 3.0
+"""A coin seen again that moves this far from there within SLID_AFTER_S was still sliding:
+flicked from under the fingers, not put down."""
 FREED_FLICK_S = 0.35
 """A coin back in view this soon after the hand left the place where it hid it was flicked
 from under the fingers, not carried: a carried coin stays in the hand while the hand leaves
@@ -136,6 +140,9 @@ class Pipeline:
         self.placed: list[Placed] = []
         """Coins that came back elsewhere from under a hand: lifted and placed, unless a
         flick moved them meanwhile (decided when the flick window closes)."""
+        self.contacts: list[ev.Contact] = []
+        """The contacts of the last `history_s`: a coin moved unseen that one of them
+        struck was not flicked, though its move closes later."""
         self.faces = faces
         """The coins' faces of this table; None: no face is read, no `face` event."""
         self.looks_now: dict[str, np.ndarray] = {}
@@ -332,6 +339,8 @@ class Pipeline:
         out: list[ev.Event] = []
         put_down: dict[str, int] = {}
         """Coins a hand put down in this window: the index of their `place` in `out`."""
+        carried: set[str] = set()
+        """Coins a hand carried whose two places the window took for a slide."""
         for moved in self.placed:
             coin, t_hid, t_back, p = moved.coin, moved.t_hid, moved.t_back, moved.to_mm
             at = (round(p[0], 2), round(p[1], 2))
@@ -347,16 +356,23 @@ class Pipeline:
                 put_down[coin] = len(out)
                 out.append(ev.Place(round(t_back, 4), coin, at, evidence=while_hidden))
                 continue
-            if any(c == coin and t_hid - 0.5 <= tf <= t_back + 0.5 for c, tf in flicked):
-                continue  # flicked from under the fingertip and seen sliding
-            if flicked_unseen(moved, self.layout, self.config.decel_mm_s2):
+            spans = any(c == coin and t_hid - 0.5 <= tf <= t_back + 0.5 for c, tf in flicked)
+            flicked_here = flicked_unseen(moved, self.layout, self.config.decel_mm_s2)
+            if spans and self.layout.stack_at(p) is None and (
+                    flicked_here or self._slid_after(coin, t_back, p)):
+                continue  # flicked from under the fingertip, back at once or seen sliding
+            if flicked_here:
                 hidden[coin] = hidden_slide(moved, self.config.decel_mm_s2)
                 hidden_when[coin] = (t_hid, t_back)
                 continue
+            if spans:  # carried: its two places are no slide (put on a tower, look 106)
+                carried.add(coin)
             put_down[coin] = len(out) + 1
             out += [ev.Lift(round(t_hid, 4), coin, evidence=while_hidden),
                     ev.Place(round(t_back, 4), coin, at, self.layout.stack_at(p),
                              evidence=while_hidden)]
+        if carried:
+            windows = [w for w in (_without(w, carried) for w in windows) if w.motions]
         if hidden:
             windows = self._with_hidden(windows, hidden, t)
         for window in windows:
@@ -366,7 +382,10 @@ class Pipeline:
             for coin in window.motions:  # moved: read its face when all rest
                 self.to_read.setdefault(coin, t if window.t_settled is None
                                         else window.t_settled)
-        out = [_hidden_evidence(e, hidden_when) for e in out]
+        self.contacts = [e for e in self.contacts if e.t >= t - self.config.history_s] + [
+            e for e in out if isinstance(e, ev.Contact)]
+        out = [_hidden_evidence(e, hidden_when) for e in out
+               if not _struck_unseen(e, self.contacts, hidden_when)]
         self.placed = []
         for e in out:
             if isinstance(e, ev.OffTable) and self.tracker is not None:
@@ -375,6 +394,12 @@ class Pipeline:
         for coin, obs in self.tracks.items():
             self.tracks[coin] = [o for o in obs if o[0] >= t - self.config.history_s]
         return out
+
+    def _slid_after(self, coin: str, t_back: float, back_mm: tuple[float, float]) -> bool:
+        """Was a coin seen again at `back_mm` still sliding (flicked from under the fingers),
+        rather than put down there (at rest where it was seen again)?"""
+        return any(t_back < o[0] <= t_back + SLID_AFTER_S
+                   and math.dist(o[1:], back_mm) > SLID_AFTER_MM for o in self.tracks[coin])
 
     def _reidentify(self) -> None:
         """Give back their names to coins that exchanged them in this flick (`reidentify`),
@@ -417,6 +442,13 @@ class Pipeline:
         return self._close(t + self.config.dwell_s) if self.active or self.placed else []
 
 
+def _without(window: FlickWindow, coins: set[str]) -> FlickWindow:
+    """A window without these coins (carried by a hand meanwhile: no slide, no rest)."""
+    return replace(window, motions={c: m for c, m in window.motions.items() if c not in coins},
+                   rest_mm={c: p for c, p in window.rest_mm.items() if c not in coins},
+                   settled_mm={c: p for c, p in window.settled_mm.items() if c not in coins})
+
+
 def stop_seconds(distance_mm: float, decel: float) -> float:
     """How long a coin slides `distance_mm` to a stop, slowing at `decel` (mm/s²)."""
     return math.sqrt(2.0 * distance_mm / decel)
@@ -453,6 +485,18 @@ def hidden_slide(moved: Placed, decel: float) -> Motion:
     u = ((moved.to_mm[0] - moved.from_mm[0]) / d, (moved.to_mm[1] - moved.from_mm[1]) / d)
     slide = Slide(t0, moved.from_mm, (v0 * u[0], v0 * u[1]), decel, t0 + duration)
     return Motion(moved.coin, [slide], moved.from_mm, moved.to_mm, unseen=True)
+
+
+def _struck_unseen(event: ev.Event, contacts: list[ev.Contact],
+                   hidden: Mapping[str, tuple[float, float]]) -> bool:
+    """Is `event` the flick of a coin moved unseen that a contact struck while it was hidden
+    (the capture scenario at look 107: Moons, struck by guard 2 under the striker's hand,
+    read as flicked out of turn)?  Its move was the strike's, not a flick."""
+    if not isinstance(event, ev.Flick) or event.coin not in hidden:
+        return False
+    t_hid, t_back = hidden[event.coin]
+    return any(event.coin in (e.a, e.b) and event.coin not in e.moving
+               and t_hid <= e.t <= t_back for e in contacts)
 
 
 def _hidden_evidence(event: ev.Event, hidden: Mapping[str, tuple[float, float]]) -> ev.Event:

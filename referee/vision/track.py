@@ -54,7 +54,10 @@ CARRIED_LOOK = 0.3
 at the session start; skin and sleeves read 0.6 and more away from any coin)."""
 STACK_LOOK = 0.45
 """...and for one put down on a tower's top, seen on white tile and nearer the lens than on
-the cloth its look was learned on (the demo game's Moons on tower 1 read 0.32 away)."""
+the cloth its look was learned on (the demo game's Moons on tower 1 read 0.32 away)..."""
+STACK_WHOLE = 0.6
+"""...and as whole: the parts of it as pale as the tile fall out of its blob (the capture
+scenario at look 106: Moons a prisoner on tower 2 showed 0.78 of its blob on the cloth)."""
 SHARP_LOOK_WEIGHT = 20.0
 """Round 2's weight on the look of a sharp blob (a streak's look is half the cloth's)."""
 HAND_LIKE = 2.0
@@ -278,8 +281,7 @@ class Tracker:
                 if track.look is not None and detections.look.shape[1] == len(track.look):
                     look_cost = float(np.linalg.norm(detections.look[j] - track.look))
                 if vague and d >= STAYED_MM and not (persists[j] and _back(
-                        track, detections, j, d, look_cost,
-                        STACK_LOOK if stacked[k] else CARRIED_LOOK)):
+                        track, detections, j, d, look_cost, stacked[k])):
                     continue
                 if vague and d < STAYED_MM:
                     cost[i, k] = d / 50.0  # back where the hand hid it: it did not move
@@ -325,16 +327,18 @@ def _hand_like(track: CoinTrack, detections: Detections) -> np.ndarray:
 
 
 def _back(track: CoinTrack, detections: Detections, j: int, d: float, look_cost: float,
-          look_limit: float = CARRIED_LOOK) -> bool:
+          on_stack: bool = False) -> bool:
     """Can detection `j`, `d` mm from where a hand hid this coin, be the coin back?
 
     A streak is the coin sliding out from under the fingers: its line points back at the
     hidden place.  A sharp blob (not like the hand: `_hand_like`) is the coin at rest; put
-    down far away (carried), it is whole and has the coin's own look (within `look_limit`).
+    down far away (carried), it is whole and has the coin's own look (less strictly on a
+    tower's top: `on_stack`).
     """
     if detections.streak_mm[j] > detections.radius_mm[j]:
         return _streak_from(track, detections, j)
-    return d <= CARRIED_MM or bool(detections.confidence[j] >= WHOLE * min(track.size, 1.0)
+    whole, look_limit = (STACK_WHOLE, STACK_LOOK) if on_stack else (WHOLE, CARRIED_LOOK)
+    return d <= CARRIED_MM or bool(detections.confidence[j] >= whole * min(track.size, 1.0)
                                    and look_cost < look_limit)
 
 

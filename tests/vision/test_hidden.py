@@ -294,3 +294,41 @@ def test_a_streak_of_the_hands_colour_is_no_coin_leaving_rest() -> None:
     assert tracker().update(4 / 30, streak(0.78, 0.10), covered=lambda p: False) == {}
     assert tracker().update(4 / 30, streak(0.30, 0.50),
                             covered=lambda p: False) == {"moons": 0}
+
+
+def _seen(t0: float, t1: float, at: tuple[float, float]) -> list[tuple[float, float, float]]:
+    """A coin seen at rest at `at` in every frame from t0 to t1 (30 fps)."""
+    return [(k / 30, *at) for k in range(round(t0 * 30), round(t1 * 30) + 1)]
+
+
+def test_a_coin_carried_onto_a_tower_is_lifted_and_placed_not_slid_there() -> None:
+    """Moons, a prisoner, carried from (-90, 163) to tower 2 (capture scenario, look 106):
+    its last place before the hand and its first after read as one slide of 211 mm, with a
+    flick and a contact on the way.  It was put there: a lift and a place, and no slide."""
+    pipe = Pipeline(mapping(), castle_croquetnole_layout(), SIZE, 30.0)
+    # As seen: the hand's fingertip beside the coin on the tower moves its centre a little.
+    on_tower = [(14.8, -241.2, 12.6), (14.9, -246.6, 12.7), (14.933, -246.1, 9.8),
+                *_seen(14.967, 15.2, (-241.2, 12.6)), *_seen(15.233, 15.667, (-235.6, 12.2))]
+    pipe.tracks = {"moons": _seen(12.5, 13.833, (-90.4, 163.4)) + on_tower,
+                   "2": _seen(12.5, 15.667, (-119.5, 127.8))}
+    pipe.closed_until = 13.7
+    pipe.placed = [Placed("moons", 13.833, 14.033, 14.8, (-90.4, 163.4), (-241.2, 12.6))]
+    got = [e for e in pipe._close(15.667) if e.type != "settled"]
+    assert [(e.type, e.coin) for e in got] == [("lift", "moons"), ("place", "moons")]
+    assert got[1].on == "tower-2"
+
+
+def test_a_coin_struck_while_a_hand_hid_it_was_not_flicked() -> None:
+    """Moons, struck by guard 2 under the striker's hand and seen again only after it came
+    to rest (capture scenario, look 107): its move was the strike's, not a flick out of
+    turn; the contact may have closed with an earlier flick."""
+    from referee.events import Contact, Flick
+    from referee.vision.pipeline import _struck_unseen
+
+    hidden = {"moons": (12.067, 12.533)}
+    struck = [Contact(12.147, "2", "moons", ("2",), 158.8)]
+    flick = Flick(12.399, "moons", confidence=0.9)
+    assert _struck_unseen(flick, struck, hidden)
+    assert not _struck_unseen(flick, [Contact(11.9, "2", "moons", ("2",), 158.8)], hidden)
+    assert not _struck_unseen(flick, [Contact(12.147, "moons", "2", ("moons",), 9.0)], hidden)
+    assert not _struck_unseen(Flick(12.399, "ace"), struck, hidden)
