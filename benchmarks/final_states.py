@@ -1,0 +1,89 @@
+"""The scoreboard a player would see, across random looks: each scripted scenario filmed by
+the simulated webcam under several looks, run through vision with the camera's own mapping,
+and its events folded by the rules engine, against the same fold of the true events.
+
+    .venv/bin/python -m benchmarks.final_states [--scenarios capture strike ...]
+        [--looks 8] [--first 100] [--cache benchmarks/.cache]
+
+Per clip: found / true + invented for each event type, lifts and places included (matched
+as in `benchmarks.vision_accuracy`), and whether the final state is the true one; then how
+many clips of each scenario end there.  Clips are rendered once into the cache (about 10 s
+each), shared with `python -m benchmarks`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter
+from pathlib import Path
+
+import cv2
+
+from benchmarks.clips import Clip, ClipData
+from benchmarks.vision_accuracy import KINDS, match
+from referee.events import Event
+from referee.rules import make_game, replay
+from referee.vision.capture import Frame
+from referee.vision.pipeline import Pipeline
+
+ROOT = Path(__file__).resolve().parents[1]
+SCENARIOS = ("gate-run", "strike", "capture", "tower-hit", "off-table", "fast-flick")
+TYPES = (*KINDS, "lift", "place")
+
+
+def final_state(events: list[Event]) -> dict:
+    """The final-state summary of Castle Croquetnole folded over `events`."""
+    return replay(make_game("castle-croquetnole", {}), events).state.summary()
+
+
+def measure(data: ClipData) -> dict:
+    """One clip's event counts and whether its final state is the true one."""
+    clip = data.clip
+    pipeline = Pipeline(data.mapping, data.layout, clip.size, clip.fps)
+    capture = cv2.VideoCapture(str(data.video))
+    found: list[Event] = []
+    i = 0
+    while True:
+        ok, image = capture.read()
+        if not ok:
+            break
+        found += pipeline.process(Frame(i, i / clip.fps, image))
+        i += 1
+    capture.release()
+    found += pipeline.finish(i / clip.fps)
+    truth = list(data.session.events)
+    counts = {}
+    for kind in TYPES:
+        t = [e for e in truth if e.type == kind]
+        g = [e for e in found if e.type == kind]
+        if t or g:
+            tp, _, invented, _ = match(t, g)
+            counts[kind] = (tp, len(t), invented)
+    return {"clip": clip.name, "events": counts,
+            "same_final_state": final_state(truth) == final_state(found)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scenarios", nargs="+", default=list(SCENARIOS))
+    parser.add_argument("--looks", type=int, default=8, help="random looks per scenario")
+    parser.add_argument("--first", type=int, default=100, help="the first look's seed")
+    parser.add_argument("--cache", type=Path, default=ROOT / "benchmarks" / ".cache")
+    args = parser.parse_args(argv)
+    same: Counter[str] = Counter()
+    for scenario in args.scenarios:
+        for look in range(args.first, args.first + args.looks):
+            r = measure(ClipData(Clip(scenario, look), args.cache))
+            same[scenario] += r["same_final_state"]
+            cells = "  ".join(f"{k} {tp}/{n}+{inv}" for k, (tp, n, inv) in r["events"].items())
+            verdict = "same final state" if r["same_final_state"] else "final state differs"
+            print(f"{r['clip']:28s} {cells}  — {verdict}", flush=True)
+    total = sum(same.values())
+    print(f"the true final state in {total} of {len(args.scenarios) * args.looks} clips: "
+          + ", ".join(f"{s} {same[s]}/{args.looks}" for s in args.scenarios))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
