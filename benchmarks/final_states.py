@@ -37,6 +37,28 @@ def final_state(events: list[Event]) -> dict:
     return replay(make_game("castle-croquetnole", {}), events).state.summary()
 
 
+def judged(clip: str, truth: list[Event], found: list[Event]) -> dict:
+    """A clip's found / true + invented events of each type, and whether the rules engine
+    ends in the same state on vision's events as on the true ones."""
+    counts = {}
+    for kind in TYPES:
+        t = [e for e in truth if e.type == kind]
+        g = [e for e in found if e.type == kind]
+        if t or g:
+            tp, _, invented, _ = match(t, g)
+            counts[kind] = {"found": tp, "true": len(t), "invented": invented}
+    return {"clip": clip, "events": counts,
+            "same_final_state": final_state(truth) == final_state(found)}
+
+
+def row(result: dict, width: int) -> str:
+    """One clip's line: its counts and its verdict."""
+    cells = "  ".join(f"{k} {v['found']}/{v['true']}+{v['invented']}"
+                      for k, v in result["events"].items())
+    verdict = "same final state" if result["same_final_state"] else "final state differs"
+    return f"{result['clip']:{width}s} {cells}  — {verdict}"
+
+
 def measure(data: ClipData) -> dict:
     """One clip's event counts and whether its final state is the true one."""
     clip = data.clip
@@ -52,16 +74,7 @@ def measure(data: ClipData) -> dict:
         i += 1
     capture.release()
     found += pipeline.finish(i / clip.fps)
-    truth = list(data.session.events)
-    counts = {}
-    for kind in TYPES:
-        t = [e for e in truth if e.type == kind]
-        g = [e for e in found if e.type == kind]
-        if t or g:
-            tp, _, invented, _ = match(t, g)
-            counts[kind] = (tp, len(t), invented)
-    return {"clip": clip.name, "events": counts,
-            "same_final_state": final_state(truth) == final_state(found)}
+    return judged(clip.name, list(data.session.events), found)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -76,9 +89,7 @@ def main(argv: list[str] | None = None) -> int:
         for look in range(args.first, args.first + args.looks):
             r = measure(ClipData(Clip(scenario, look), args.cache))
             same[scenario] += r["same_final_state"]
-            cells = "  ".join(f"{k} {tp}/{n}+{inv}" for k, (tp, n, inv) in r["events"].items())
-            verdict = "same final state" if r["same_final_state"] else "final state differs"
-            print(f"{r['clip']:28s} {cells}  — {verdict}", flush=True)
+            print(row(r, 28), flush=True)
     total = sum(same.values())
     print(f"the true final state in {total} of {len(args.scenarios) * args.looks} clips: "
           + ", ".join(f"{s} {same[s]}/{args.looks}" for s in args.scenarios))

@@ -22,19 +22,12 @@ import sys
 import tempfile
 from pathlib import Path
 
-from benchmarks.vision_accuracy import KINDS, match
+from benchmarks.final_states import judged, row
 from referee.cli import main as referee
 from referee.events import read_events
-from referee.rules import make_game, replay
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "sample_videos"
-TYPES = (*KINDS, "lift", "place")
-
-
-def final_state(path: Path) -> dict:
-    """The final-state summary of Castle Croquetnole folded over an event file."""
-    return replay(make_game("castle-croquetnole", {}), read_events(path)).state.summary()
 
 
 def measure(clip: str, work: Path) -> dict:
@@ -48,17 +41,7 @@ def measure(clip: str, work: Path) -> dict:
             status = referee(argv)
         if status != 0:
             raise SystemExit(f"referee {' '.join(argv)} failed:\n{said.getvalue()}")
-    truth_path = SAMPLES / clip / "events.jsonl"
-    truth, got = list(read_events(truth_path)), list(read_events(found))
-    counts = {}
-    for kind in TYPES:
-        t = [e for e in truth if e.type == kind]
-        g = [e for e in got if e.type == kind]
-        if t or g:
-            tp, _, invented, _ = match(t, g)
-            counts[kind] = {"found": tp, "true": len(t), "invented": invented}
-    return {"clip": clip, "events": counts,
-            "same_final_state": final_state(truth_path) == final_state(found)}
+    return judged(clip, read_events(SAMPLES / clip / "events.jsonl"), read_events(found))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -74,10 +57,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(results, indent=2))
         return 0
     for r in results:
-        cells = "  ".join(f"{k} {v['found']}/{v['true']}+{v['invented']}"
-                          for k, v in r["events"].items())
-        verdict = "same final state" if r["same_final_state"] else "final state differs"
-        print(f"{r['clip']:10s} {cells}  — {verdict}")
+        print(row(r, 10))
     return 0
 
 

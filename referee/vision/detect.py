@@ -203,7 +203,7 @@ class CoinDetector:
         self._measured: dict[tuple[int, int, int, int], _Measured] = {}
         """The last frame's blobs measured at full resolution, by their half-resolution box."""
         self._views = RestingViews(self.coin_r_px, self.config.threshold)
-        """Each resting coin's last view clear of hands (`_still_there`)."""
+        """Each resting coin's last clear view (`_kept`)."""
         kernel = max(3, round(self.coin_r_px / 3) | 1)
         self._open = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kernel, kernel))
         close = max(3, round(self.coin_r_px * 0.8) | 1)
