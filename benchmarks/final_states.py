@@ -18,17 +18,14 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-import cv2
-
 from benchmarks.clips import Clip, ClipData
-from benchmarks.vision_accuracy import KINDS, match
+from benchmarks.vision_accuracy import KINDS, SCENARIOS, match
 from referee.events import Event
 from referee.rules import make_game, replay
-from referee.vision.capture import Frame
-from referee.vision.pipeline import Pipeline
+from referee.vision.capture import VideoFile
+from referee.vision.pipeline import Pipeline, run
 
 ROOT = Path(__file__).resolve().parents[1]
-SCENARIOS = ("gate-run", "strike", "capture", "tower-hit", "off-table", "fast-flick")
 TYPES = (*KINDS, "lift", "place")
 
 
@@ -62,18 +59,11 @@ def row(result: dict, width: int) -> str:
 def measure(data: ClipData) -> dict:
     """One clip's event counts and whether its final state is the true one."""
     clip = data.clip
-    pipeline = Pipeline(data.mapping, data.layout, clip.size, clip.fps)
-    capture = cv2.VideoCapture(str(data.video))
-    found: list[Event] = []
-    i = 0
-    while True:
-        ok, image = capture.read()
-        if not ok:
-            break
-        found += pipeline.process(Frame(i, i / clip.fps, image))
-        i += 1
-    capture.release()
-    found += pipeline.finish(i / clip.fps)
+    video = VideoFile(data.video)
+    try:
+        found = list(run(video, Pipeline(data.mapping, data.layout, clip.size, clip.fps)))
+    finally:
+        video.close()
     return judged(clip.name, list(data.session.events), found)
 
 

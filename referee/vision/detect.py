@@ -347,7 +347,10 @@ class CoinDetector:
         for rows, cols in self._regions:
             self._measure_region(raw, rows, cols, gain)
         box = self._window(self._regions) if last is not None else None
-        result, read = self._find(box, resting, gain, fresh, last)
+        places_mm = np.array([c for c, _ in resting], float).reshape(-1, 2)
+        places_px = (self.mapping.to_pixels(places_mm) - self.roi[:2]  # (ROI pixels)
+                     if len(places_mm) else places_mm)
+        result, read = self._find(box, resting, places_px, gain, fresh, last)
         self._read = self._diff
         if box is not None:
             assert last is not None
@@ -359,12 +362,11 @@ class CoinDetector:
             self._read = read
         self._result = result
         if len(resting):
-            places_mm = np.array([c for c, _ in resting], float)
             seen_mm = result.found.center_mm[result.measured]
             seen = np.array([len(seen_mm) > 0 and np.hypot(*(seen_mm - p).T).min() < SEEN_MM
                              for p in places_mm])
-            self._views.remember(self.mapping.to_pixels(places_mm) - self.roi[:2], seen,
-                                 self._blurred, self._read, gain, result.hands)
+            self._views.remember(places_px, seen, self._blurred, self._read, gain,
+                                 result.hands)
         return result.found, result.hands
 
     @property
@@ -420,11 +422,11 @@ class CoinDetector:
 
     def _find(self, box: tuple[slice, slice] | None,
               resting: Sequence[tuple[tuple[float, float], np.ndarray]],
-              gain: tuple[float, float, float], fresh: np.ndarray, last: _Found | None
-              ) -> tuple[_Found, np.ndarray | None]:
+              places_px: np.ndarray, gain: tuple[float, float, float], fresh: np.ndarray,
+              last: _Found | None) -> tuple[_Found, np.ndarray | None]:
         """Blobs, hands and coins in a box of the ROI (None: the whole), from the kept
         difference; and the box's difference as read when dark streaks were put back into
-        it (None: as kept)."""
+        it (None: as kept).  `places_px`: the resting coins' places in the ROI's pixels."""
         box = box or (slice(0, self.table_mask.shape[0]), slice(0, self.table_mask.shape[1]))
         oy, ox = box[0].start, box[1].start
         crop, full_diff, shadow = self._blurred[box], self._diff[box], self._shadows[box]
@@ -478,8 +480,8 @@ class CoinDetector:
             hand_like.append(np.inf if hand_look is None else
                              float(np.linalg.norm(colour - hand_look)))
         found = self._located(centres, streaks_px, dirs, looks, conf, by_hand, hand_like)
-        kept = self._kept(resting, found, crop, full_diff, gain, hands, (ox, oy), hand_look,
-                          box)
+        kept = self._kept(resting, places_px, found, crop, full_diff, gain, hands, (ox, oy),
+                          hand_look, box)
         full_hands = hands
         if to_hand is not None:
             (x0, y0), dist = to_hand
@@ -500,7 +502,7 @@ class CoinDetector:
                 full_diff if streaks else None)
 
     def _kept(self, resting: Sequence[tuple[tuple[float, float], np.ndarray]],
-              found: Detections, crop: np.ndarray, diff: np.ndarray,
+              places_px: np.ndarray, found: Detections, crop: np.ndarray, diff: np.ndarray,
               gain: tuple[float, float, float], hands: np.ndarray, origin: tuple[int, int],
               hand_look: np.ndarray | None, box: tuple[slice, slice]
               ) -> list[tuple[tuple[float, float], np.ndarray, np.ndarray]]:
@@ -511,17 +513,16 @@ class CoinDetector:
         a pale coin on a tower's top beside a hand (which `_dark_streaks` holds back)."""
         if not len(resting):
             return []
-        places_px = self.mapping.to_pixels(np.array([c for c, _ in resting], float)) \
-            - self.roi[:2]
         diameter = self.layout.coin_mm
+        empty = self._exposed(gain)[box]
         kept = []
         for (center_mm, look), px in zip(resting, places_px, strict=True):
             if not (box[0].start <= px[1] < box[0].stop and box[1].start <= px[0] < box[1].stop):
                 continue  # outside the window: the last frame's finds stand there
             colour = None
             if hand_look is not None:
-                colour = self._still_there(crop, diff, self._exposed(gain)[box], gain, hands,
-                                           px - origin, look, hand_look)
+                colour = self._still_there(crop, diff, empty, gain, hands, px - origin, look,
+                                           hand_look)
             if colour is None and not (  # a blob over its disc measured it, or holds it
                     len(found) and np.hypot(*(found.center_mm - center_mm).T).min() < diameter
             ) and self._views.still_shows(px, self._blurred, gain):

@@ -343,12 +343,12 @@ class Pipeline:
         """Coins a hand carried whose two places the window took for a slide."""
         for moved in self.placed:
             coin, t_hid, t_back, p = moved.coin, moved.t_hid, moved.t_back, moved.to_mm
-            at = (round(p[0], 2), round(p[1], 2))
+            at, on = (round(p[0], 2), round(p[1], 2)), self.layout.stack_at(p)
             while_hidden = {"hidden_from": round(t_hid, 4), "hidden_until": round(t_back, 4)}
             if coin in put_down:  # still in the hand putting it down: it goes where it ends
                 first = out[put_down[coin]].evidence or while_hidden
                 out[put_down[coin]] = ev.Place(
-                    round(t_back, 4), coin, at, self.layout.stack_at(p),
+                    round(t_back, 4), coin, at, on,
                     evidence={**while_hidden, "hidden_from": first["hidden_from"]})
                 continue
             if coin in self.off_table:  # put back after it left the table: no lift
@@ -358,7 +358,7 @@ class Pipeline:
                 continue
             spans = any(c == coin and t_hid - 0.5 <= tf <= t_back + 0.5 for c, tf in flicked)
             flicked_here = flicked_unseen(moved, self.layout, self.config.decel_mm_s2)
-            if spans and self.layout.stack_at(p) is None and (
+            if spans and on is None and (
                     flicked_here or self._slid_after(coin, t_back, p)):
                 continue  # flicked from under the fingertip, back at once or seen sliding
             if flicked_here:
@@ -369,8 +369,7 @@ class Pipeline:
                 carried.add(coin)
             put_down[coin] = len(out) + 1
             out += [ev.Lift(round(t_hid, 4), coin, evidence=while_hidden),
-                    ev.Place(round(t_back, 4), coin, at, self.layout.stack_at(p),
-                             evidence=while_hidden)]
+                    ev.Place(round(t_back, 4), coin, at, on, evidence=while_hidden)]
         if carried:
             windows = [w for w in (_without(w, carried) for w in windows) if w.motions]
         if hidden:
@@ -428,11 +427,8 @@ class Pipeline:
         """The windows with the coins flicked unseen added to the last (or to a new one)."""
         assert self.tracker is not None
         if windows:
-            last = windows[-1]
-            return [*windows[:-1], replace(
-                last, motions={**last.motions, **hidden},
-                rest_mm={c: p for c, p in last.rest_mm.items() if c not in hidden},
-                settled_mm={c: p for c, p in last.settled_mm.items() if c not in hidden})]
+            last = _without(windows[-1], set(hidden))
+            return [*windows[:-1], replace(last, motions={**last.motions, **hidden})]
         rest = {c: track.position_mm for c, track in self.tracker.tracks.items()
                 if c not in hidden and not track.gone}
         return [FlickWindow(hidden, rest, 1.0 / self.fps, self.config.noise_mm, t)]
@@ -443,7 +439,8 @@ class Pipeline:
 
 
 def _without(window: FlickWindow, coins: set[str]) -> FlickWindow:
-    """A window without these coins (carried by a hand meanwhile: no slide, no rest)."""
+    """A window without these coins: no slide, no rest (carried by a hand meanwhile, or
+    moved unseen, whose slide is put in their place)."""
     return replace(window, motions={c: m for c, m in window.motions.items() if c not in coins},
                    rest_mm={c: p for c, p in window.rest_mm.items() if c not in coins},
                    settled_mm={c: p for c, p in window.settled_mm.items() if c not in coins})

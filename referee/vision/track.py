@@ -263,7 +263,9 @@ class Tracker:
         # withdrawing arm leaves one-frame blobs.
         persists = _near(detections.center_mm, list(self._previous),
                          MAX_SPEED_MM_S * max(t - self.t, 1e-3) + 20.0)
-        stacked = [self.on_stack(tuple(detections.center_mm[j])) for j in free_dets]
+        stacked = ([self.on_stack(tuple(detections.center_mm[j])) for j in free_dets]
+                   if any(self.tracks[c].vague(t) for c in free_coins)  # (only they ask)
+                   else [False] * len(free_dets))
         for i, coin in enumerate(free_coins):
             track = self.tracks[coin]
             reach = MAX_SPEED_MM_S * max(t - track.last_seen, 1e-3) + 20.0
