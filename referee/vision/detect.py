@@ -106,6 +106,17 @@ tile it rests on, in the same hue (the demo game's white Moons on tower 2's whit
 10.6-15.3 s), one coin's size (with the rim of its own shadow)..."""
 PALE_DISC_ELONGATION = 1.25
 """...and round."""
+FAINT_STREAK_LEVEL = 0.5
+"""A coin sliding fast over cloth near its own colour changes each pixel it crosses only
+for the part of the exposure it covers it: its streak reads this share of the threshold
+or more, averaged over a few pixels (the dark red Suns on near-black cloth at 3 m/s read
+15–35 against a threshold of 30, sensor noise 3–9)..."""
+FAINT_STREAK_COINS = (1.5, 10.0)
+"""...over this many coin areas (a coin's own and the length it slid)..."""
+FAINT_STREAK_ELONGATION = 2.5
+"""...as a bar this many times longer than wide, no wider than `STREAK_WIDTH` coins..."""
+FAINT_STREAK_HAND_MM = 40.0
+"""...and this far from every hand (a hand grows through faint change, its fringe too)."""
 STREAK_WIDTH = 1.3
 """A blob as big as a hand but no wider than this many coin diameters is a coin's streak."""
 SOLIDITY = 0.7
@@ -216,6 +227,9 @@ class CoinDetector:
         # Half resolution: the ROI's even part, a pixel for each 2×2 block.
         self._inside_half = self._halve(self.table_mask) > 127
         half_r = self.coin_r_px / HALF
+        self._off_edge_half = cv2.distanceTransform(
+            self._inside_half.view(np.uint8), cv2.DIST_L2, 3) > 2.0 * half_r
+        """The table a coin's width or more from its edge, whose rim flickers (half res)."""
         self._open_half = cv2.getStructuringElement(
             cv2.MORPH_ELLIPSE, (max(3, round(half_r / 3) | 1),) * 2)
         self._close_half = cv2.getStructuringElement(
@@ -440,6 +454,8 @@ class CoinDetector:
                             self._cut_hands(box, last))  # full resolution, exact
         streaks = self._dark_streaks(crop, gain, shadow, fg, hands, self._background_u8[box],
                                      self._stack_tops[box])
+        streaks += self._faint_streaks(full_diff, fg, hands, self._off_edge_half[
+            oy // HALF:, ox // HALF:][:inside.shape[0], :inside.shape[1]])
         if streaks:
             full_diff = full_diff.copy()  # this frame's reading; the kept difference stays
             for streak_box, dark, change in streaks:
@@ -650,6 +666,59 @@ class CoinDetector:
                         SHADOW_REACH_MM * self.px_per_mm:
                     continue  # within a hand's shadow's reach
             found.append((box, dark, change))
+        return found
+
+    def _faint_streaks(self, full_diff: np.ndarray, fg_half: np.ndarray, hands: np.ndarray,
+                       off_edge: np.ndarray
+                       ) -> list[tuple[tuple[slice, slice], np.ndarray, np.ndarray]]:
+        """Coins sliding fast over cloth near their own colour, to put back into `full_diff`
+        read at the threshold's scale (as `_dark_streaks` returns them).
+
+        A streak over L mm shows each pixel it crosses its coin for a diameter's share of
+        the exposure only: a dark coin on dark cloth then changes it less than the
+        threshold, and the coin vanished for its whole slide (fast flick at look 107).
+        Averaged over a few pixels its change still stands well above the sensor's noise,
+        as a solid bar of a coin's width apart from every hand; the change a coin or a
+        hand passes the threshold with elsewhere is all round it, and no bar.  Only on the
+        table a coin's width from its edge (`off_edge`, half resolution): the rim's inner
+        edge flickers as a bar too (strike, look 103)."""
+        level = FAINT_STREAK_LEVEL * self.config.threshold
+        h, w = fg_half.shape
+        mean = cv2.blur(cv2.resize(full_diff[:h * HALF, :w * HALF], (w, h),
+                                   interpolation=cv2.INTER_AREA), (3, 3))
+        faint = cv2.compare(mean, level, cv2.CMP_GT)
+        if cv2.countNonZero(faint) < FAINT_STREAK_COINS[0] * self.coin_area_px / HALF ** 2:
+            return []
+        faint = cv2.morphologyEx(faint, cv2.MORPH_OPEN, self._open_half)
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(faint, connectivity=8,
+                                                                   ltype=cv2.CV_16U)
+        lo, hi = (k * self.coin_area_px / HALF ** 2 for k in FAINT_STREAK_COINS)
+        sized = [k for k in range(1, count) if lo <= stats[k, cv2.CC_STAT_AREA] <= hi]
+        if not sized:
+            return []
+        to_hand = (cv2.distanceTransform(cv2.compare(_max_pool(hands), 0, cv2.CMP_EQ),
+                                         cv2.DIST_L2, 3) if hands.any() else None)
+        widest = STREAK_WIDTH * 2.0 * self.coin_r_px / HALF
+        found = []
+        for k in sized:
+            x, y, bw, bh = (int(v) for v in stats[k, :4])
+            part = labels[y:y + bh, x:x + bw] == k
+            if (fg_half[y:y + bh, x:x + bw][part] > 0).mean() > 0.5:
+                continue  # mostly over the threshold: the usual search measures it
+            if not off_edge[y:y + bh, x:x + bw][part].all():
+                continue
+            if not _solid(part) or _elongation(part) < FAINT_STREAK_ELONGATION:
+                continue
+            if part.sum() / max(_length(part), 1.0) > widest:
+                continue
+            if to_hand is not None and float(to_hand[y:y + bh, x:x + bw][part].min()) * HALF \
+                    < FAINT_STREAK_HAND_MM * self.px_per_mm:
+                continue
+            box = (slice(y * HALF, (y + bh) * HALF), slice(x * HALF, (x + bw) * HALF))
+            bar = _doubled(part.view(np.uint8))[:full_diff[box].shape[0],
+                                                 :full_diff[box].shape[1]] > 0
+            scaled = cv2.multiply(full_diff[box], 1.0 / FAINT_STREAK_LEVEL)
+            found.append((box, bar, scaled))
         return found
 
     def _still_there(self, crop: np.ndarray, diff: np.ndarray, empty: np.ndarray,
@@ -1390,6 +1459,13 @@ def _elongation(mask: np.ndarray) -> float:
     cov = np.array([[m["mu20"], m["mu11"]], [m["mu11"], m["mu02"]]])
     small, large = np.linalg.eigvalsh(cov)
     return float(np.sqrt(large / max(small, 1e-9)))
+
+
+def _length(mask: np.ndarray) -> float:
+    """A blob's length along its long axis, from its second moments (a bar's: √12·σ)."""
+    m = cv2.moments(mask.view(np.uint8), binaryImage=True)
+    cov = np.array([[m["mu20"], m["mu11"]], [m["mu11"], m["mu02"]]]) / max(m["m00"], 1.0)
+    return float(np.sqrt(12.0 * np.linalg.eigvalsh(cov)[1]))
 
 
 def _solid(mask: np.ndarray) -> bool:

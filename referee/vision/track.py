@@ -68,6 +68,8 @@ HAND_LIKE_STREAK = 4.0
 """...and a streak this many times (blurred over the cloth, a coin's look drifts from its
 own; a hand's fragment sliding with the hand reads 0.78 from the coin it passed and 0.10
 from the hand: the capture scenario at look 104, taken for a flick of that coin)."""
+LAUNCH_S = 0.1
+"""How long after a coin's launch streak it is held to have moved on (`_behind_launch`)."""
 RESTING_MM_S = 30.0
 """A coin slower than this is at rest (the pipeline's threshold for activity too)."""
 
@@ -77,6 +79,8 @@ class Observation:
     t: float
     center_mm: tuple[float, float]
     streak_mm: float = 0.0
+    streak_dir: tuple[float, float] = (0.0, 0.0)
+    """The streak's unit direction on the table (its sign unknown; 0 when sharp)."""
 
 
 @dataclass
@@ -139,20 +143,22 @@ class Tracker:
         n = len(detections)
         fingered, held = self._fingered(detections, coins) if n and coins else (set(), set())
         if n and coins:
-            stops = self._stops(t, coins, 2.0 * float(detections.radius_mm.max()))
+            resting = self._resting(coins)
+            stops = self._stops(t, coins, 2.0 * float(detections.radius_mm.max()), resting)
             cost = np.full((len(coins), n), UNMATCHED)
             for i, coin in enumerate(coins):
                 if self.tracks[coin].vague(t) or coin in held:
                     continue  # under a hand or long unseen: too vague to gate on (round 2)
                 d2 = self.tracks[coin].filter.mahalanobis2(t, detections.center_mm,
                                                            stops.get(coin))
-                ok = (d2 <= GATE_CHI2) & ~_hand_like(self.tracks[coin], detections)
+                ok = ((d2 <= GATE_CHI2) & ~_hand_like(self.tracks[coin], detections)
+                      & ~_behind_launch(self.tracks[coin], detections, t, resting))
                 cost[i] = np.where(ok, d2, UNMATCHED)
             cost[:, sorted(fingered | self._where_hidden(detections, coins))] = UNMATCHED
             for i, j in _assign(cost, GATE_CHI2):
                 assigned[coins[i]] = j
             self._second_round(t, detections, [c for c in coins if c not in held], assigned,
-                               fingered, covered)
+                               fingered, covered, resting)
         for coin in coins:
             track = self.tracks[coin]
             j = assigned.get(coin)
@@ -172,22 +178,26 @@ class Tracker:
                 track.filter.step(t, z)
             track.hidden = False
             track.last_seen = t
-            track.observations.append(Observation(t, (float(z[0]), float(z[1])),
-                                                  float(detections.streak_mm[j])))
+            track.observations.append(Observation(
+                t, (float(z[0]), float(z[1])), float(detections.streak_mm[j]),
+                (float(detections.streak_dir[j][0]), float(detections.streak_dir[j][1]))))
         self.t = t
         taken = sorted(set(assigned.values()))
         self._previous = np.delete(detections.center_mm, taken, axis=0)
         return assigned
 
-    def _stops(self, t: float, coins: list[str], diameter: float
-               ) -> dict[str, np.ndarray]:
+    def _resting(self, coins: list[str]) -> list[np.ndarray]:
+        """Where the coins at rest and in view are."""
+        return [np.asarray(self.tracks[c].position_mm) for c in coins
+                if self.tracks[c].speed_mm_s < RESTING_MM_S and not self.tracks[c].hidden]
+
+    def _stops(self, t: float, coins: list[str], diameter: float,
+               resting: list[np.ndarray]) -> dict[str, np.ndarray]:
         """Where moving coins must have stopped by t: one whose straight path from where it
         is to where its speed would carry it runs into a resting coin meets it at contact
         (centres a diameter apart), as coins do not pass through each other.  Gating on the
         unstopped prediction gave the striker the struck coin's blob, leaving from under it
         (fast-flick at 60 fps, look 110: Suns and Arms swapped at the strike)."""
-        resting = [np.asarray(self.tracks[c].position_mm) for c in coins
-                   if self.tracks[c].speed_mm_s < RESTING_MM_S and not self.tracks[c].hidden]
         stops: dict[str, np.ndarray] = {}
         for coin in coins:
             track = self.tracks[coin]
@@ -246,7 +256,8 @@ class Tracker:
 
     def _second_round(self, t: float, detections: Detections, coins: list[str],
                       assigned: dict[str, int], fingered: set[int],
-                      covered: Callable[[tuple[float, float]], bool] | None) -> None:
+                      covered: Callable[[tuple[float, float]], bool] | None,
+                      resting: list[np.ndarray]) -> None:
         """Left-over coins and detections: match by reach and look, then re-seed.
 
         A coin seen last frame whose place a hand now covers went under the hand: it is not
@@ -273,7 +284,8 @@ class Tracker:
             if vague:
                 reach = max(reach, 1500.0)  # a hand may have moved it anywhere
             under_hand = not vague and covered is not None and covered(track.position_mm)
-            hand_like = _hand_like(track, detections)
+            hand_like = (_hand_like(track, detections)
+                         | _behind_launch(track, detections, t, resting))
             for k, j in enumerate(free_dets):
                 d = float(np.hypot(*(detections.center_mm[j] - track.position_mm)))
                 if d > reach or hand_like[j] or (under_hand and d > STAYED_MM
@@ -326,6 +338,36 @@ def _hand_like(track: CoinTrack, detections: Detections) -> np.ndarray:
     look_cost = np.linalg.norm(detections.look - track.look, axis=1)
     sharp = detections.streak_mm <= detections.radius_mm
     return look_cost > np.where(sharp, HAND_LIKE, HAND_LIKE_STREAK) * detections.hand_look
+
+
+def _behind_launch(track: CoinTrack, detections: Detections, t: float,
+                   resting: list[np.ndarray]) -> np.ndarray:
+    """(N,) True for blobs too near where a coin was just launched to be it.
+
+    The streak is the velocity cue: a coin whose first sighting after rest was blurred
+    over L mm beyond its diameter (L over a diameter) covered L within one exposure, no
+    longer than a frame, so it moves on at least L per frame (its speed only grew while
+    the finger pushed) and is L or more from that streak's centre a frame later, unless
+    it met a coin on its line.  Half of that is asked, as a margin.  A fingertip left
+    where the coin rested is not it: fast flick at look 101, where that fragment was
+    taken and the coin and its flick were lost.
+    """
+    near = np.zeros(len(detections), bool)
+    if len(track.observations) < 2 or not len(detections):
+        return near
+    before, launch = track.observations[-2], track.observations[-1]
+    radius = float(detections.radius_mm.max())
+    if (launch.streak_mm <= 2.0 * radius or before.streak_mm > radius
+            or t - launch.t > LAUNCH_S):
+        return near  # not a launch: short (a fingertip merged at rest makes a coin and a
+        # half), already sliding before, or long ago
+    centre = np.asarray(launch.center_mm)
+    u = np.asarray(launch.streak_dir)
+    for p in resting:  # a coin on its line, either way, may have stopped it
+        along, across = (p - centre) @ u, (p - centre) @ (-u[1], u[0])
+        if radius < abs(along) < launch.streak_mm + 4.0 * radius and abs(across) < 2.0 * radius:
+            return near
+    return np.hypot(*(detections.center_mm - centre).T) < launch.streak_mm / 2.0
 
 
 def _back(track: CoinTrack, detections: Detections, j: int, d: float, look_cost: float,

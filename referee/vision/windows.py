@@ -154,7 +154,7 @@ def _window(splits: Mapping[str, CoinTrackSplit], lo: float, hi: float, frame_dt
         span = sp.span[first]
         same_span = sp.span == span
         gone = any(abs(v - t[last]) < 1e-9 for v in sp.vanished_moving)
-        after = a[(t > hi) & ~mask & same_span]
+        after = a[(t > t[last]) & ~mask & same_span]  # at rest after its last motion
         end = None if gone or not len(after) else tuple(np.median(after[:8, 1:], axis=0))
         stop = last
         while end is not None and stop + 1 < len(a) and same_span[stop + 1] and stop < last + 3:

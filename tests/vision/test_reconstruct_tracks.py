@@ -234,3 +234,26 @@ def test_a_strike_is_not_timed_after_the_struck_coin_left() -> None:
     assert (contact.a, contact.b, contact.moving) == ("2", "moons", ("2",))
     assert contact.t == pytest.approx(12.098, abs=1e-3)
     assert contact.speed == pytest.approx(600.0 - 0.3 * 9806.65 * 0.098, rel=0.02)
+
+
+def test_a_coin_at_rest_then_hidden_by_a_hand_before_the_window_closes_keeps_its_rest() -> None:
+    """Fast flick at look 101: Arms, struck, came to rest; the withdrawing hand then hid it
+    for a few frames while Suns still slid. Where it rests is read right after its own
+    motion, not only after the window's end (past the gap its sightings are another span),
+    or it was missing from the settled positions as if it had left the table."""
+    import numpy as np
+
+    t = np.arange(120) / 30.0
+    decel = 0.3 * 9806.65  # the windows' friction
+
+    def slide(v0: float) -> np.ndarray:
+        s = np.clip(t - 1.0, 0.0, v0 / decel)
+        return v0 * s - 0.5 * decel * s * s
+
+    arms = np.column_stack([t, np.zeros_like(t), slide(600.0)])  # at rest from 1.2 s
+    arms = arms[(t < 1.4) | (t > 1.9)]  # under the hand
+    suns = np.column_stack([t, slide(2400.0), np.full_like(t, 100.0)])  # slides to 1.8 s
+    (window,) = find_windows({"arms": arms, "suns": suns}, 1 / 30)
+    assert window.motions["arms"].end_mm == pytest.approx((0.0, 61.2), abs=0.5)
+    (settled,) = of_type(reconstruct(window, LAYOUT), "settled")
+    assert settled.positions["arms"] == pytest.approx((0.0, 61.2), abs=0.5)
