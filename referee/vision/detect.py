@@ -444,8 +444,9 @@ class CoinDetector:
         box = box or (slice(0, self.table_mask.shape[0]), slice(0, self.table_mask.shape[1]))
         oy, ox = box[0].start, box[1].start
         crop, full_diff, shadow = self._blurred[box], self._diff[box], self._shadows[box]
-        inside = self._inside_half[oy // HALF:, ox // HALF:][:full_diff.shape[0] // HALF,
-                                                             :full_diff.shape[1] // HALF]
+        half_box = (slice(oy // HALF, oy // HALF + full_diff.shape[0] // HALF),
+                    slice(ox // HALF, ox // HALF + full_diff.shape[1] // HALF))
+        inside = self._inside_half[half_box]
         diff = _max_pool(full_diff)
         fg = self._opened_closed(diff, self._open_half, self._close_half)
         count, labels, stats, _ = cv2.connectedComponentsWithStats(fg, connectivity=8,
@@ -454,8 +455,7 @@ class CoinDetector:
                             self._cut_hands(box, last))  # full resolution, exact
         streaks = self._dark_streaks(crop, gain, shadow, fg, hands, self._background_u8[box],
                                      self._stack_tops[box])
-        streaks += self._faint_streaks(full_diff, fg, hands, self._off_edge_half[
-            oy // HALF:, ox // HALF:][:inside.shape[0], :inside.shape[1]])
+        streaks += self._faint_streaks(full_diff, fg, hands, self._off_edge_half[half_box])
         if streaks:
             full_diff = full_diff.copy()  # this frame's reading; the kept difference stays
             for streak_box, dark, change in streaks:

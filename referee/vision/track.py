@@ -345,8 +345,8 @@ def _behind_launch(track: CoinTrack, detections: Detections, t: float,
     """(N,) True for blobs too near where a coin was just launched to be it.
 
     The streak is the velocity cue: a coin whose first sighting after rest was blurred
-    over L mm beyond its diameter (L over a diameter) covered L within one exposure, no
-    longer than a frame, so it moves on at least L per frame (its speed only grew while
+    L mm beyond its own diameter (L more than a diameter) covered L within one exposure,
+    no longer than a frame, so it moves on at least L per frame (its speed only grew while
     the finger pushed) and is L or more from that streak's centre a frame later, unless
     it met a coin on its line.  Half of that is asked, as a margin.  A fingertip left
     where the coin rested is not it: fast flick at look 101, where that fragment was
