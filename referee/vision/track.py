@@ -271,7 +271,9 @@ class Tracker:
         cost = np.full((len(free_coins), len(free_dets)), UNMATCHED)
         # A coin back from under a hand at a new place is taken only once a blob no coin took
         # was there, or within one frame's slide of it, the frame before too: the edge of a
-        # withdrawing arm leaves one-frame blobs.
+        # withdrawing arm leaves one-frame blobs.  Not a streak whose line points back at
+        # the coin's place (`_back`): that is the coin flicked from under the fingers, seen
+        # at once (it was lost for that frame on every fast flick).
         persists = _near(detections.center_mm, list(self._previous),
                          MAX_SPEED_MM_S * max(t - self.t, 1e-3) + 20.0)
         stacked = ([self.on_stack(tuple(detections.center_mm[j])) for j in free_dets]
@@ -294,8 +296,9 @@ class Tracker:
                 look_cost = 0.0
                 if track.look is not None and detections.look.shape[1] == len(track.look):
                     look_cost = float(np.linalg.norm(detections.look[j] - track.look))
-                if vague and d >= STAYED_MM and not (persists[j] and _back(
-                        track, detections, j, d, look_cost, stacked[k])):
+                if vague and d >= STAYED_MM and not (
+                        (persists[j] or detections.streak_mm[j] > detections.radius_mm[j])
+                        and _back(track, detections, j, d, look_cost, stacked[k])):
                     continue
                 if vague and d < STAYED_MM:
                     cost[i, k] = d / 50.0  # back where the hand hid it: it did not move

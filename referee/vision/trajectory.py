@@ -195,7 +195,7 @@ def fit_motion(coin: str, t: Sequence[float], p: np.ndarray, start_mm: tuple[flo
     if len(t_arr) > k + MIN_PIECE + 1 and _launched_within(
             t_arr[k:k + MIN_PIECE + 1], p_arr[k:k + MIN_PIECE + 1], start_mm, decel,
             LAUNCH_AHEAD * noise_mm):
-        t_arr, p_arr = t_arr[k + 1:], p_arr[k + 1:]
+        t_arr, p_arr, k = t_arr[k + 1:], p_arr[k + 1:], 0
     # Samples already at the final resting place are not a piece of their own: the last
     # slide's model stops there by itself.
     n_moving = len(t_arr)
@@ -203,8 +203,15 @@ def fit_motion(coin: str, t: Sequence[float], p: np.ndarray, start_mm: tuple[flo
         at_rest = np.hypot(*(p_arr - np.asarray(end_mm)).T) < 4.0 * noise_mm
         while n_moving > 2 and at_rest[n_moving - 1] and at_rest[n_moving - 2]:
             n_moving -= 1
-    bounds = optimal_partition(t_arr[:n_moving], p_arr[:n_moving], noise_mm, max_pieces,
-                               decel)
+    # The frames still at rest before it are the first slide's (anchored at the resting
+    # place, which it holds until it starts), not the partition's: no quadratic piece fits
+    # them and the slide's frames, and a coin first seen 99 mm on, after a hand hid its
+    # launch, was cut into a slow piece up to that frame and the slide after it (fast
+    # flick, look 108: flicked 28 ms early).
+    lead = k if 0 < k < n_moving - MIN_PIECE else 0
+    bounds = [(a + lead, b + lead) for a, b in optimal_partition(
+        t_arr[lead:n_moving], p_arr[lead:n_moving], noise_mm, max_pieces, decel)]
+    bounds[0] = (0, bounds[0][1])
     while len(bounds) > 1 and _fingertip(t_arr, p_arr, bounds[0], start_mm):
         lo = bounds[1][0]
         t_arr, p_arr = t_arr[lo:], p_arr[lo:]

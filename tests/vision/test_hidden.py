@@ -354,3 +354,28 @@ def test_a_coin_flicked_out_from_under_the_fingers_is_taken_by_its_streak() -> N
 
     assert tracker().update(4 / 30, streak((0.0, 1.0)), covered=lambda p: True) == {"moons": 0}
     assert tracker().update(4 / 30, streak((1.0, 0.0)), covered=lambda p: True) == {}
+
+
+def test_a_coin_flicked_from_under_the_fingers_is_taken_at_its_first_streak() -> None:
+    """Every fast flick: the hand hid the coin in its launch frame, and the next frame shows
+    its streak 99 mm on, pointing back at its place.  An arm's edge leaves one-frame blobs,
+    so a coin back from under a hand waits for a blob seen twice; a streak on the coin's
+    own line is the coin, seen at once (it was lost for that frame), and a sharp blob there
+    still waits."""
+    look = np.array([0.7, 0.7, 0.7])
+
+    def hidden_then(seen: Detections) -> dict[str, int]:
+        tracker = Tracker({"suns": (-209.5, 0.0)}, 0.0, looks={"suns": look})
+        for k in range(1, 4):
+            tracker.update(k / 30, Detections(np.array([[-209.5, 0.0]]), look=look[None]),
+                           covered=lambda p: False)
+        tracker.update(4 / 30, Detections.empty(), covered=lambda p: p[0] < -190.0)
+        return tracker.update(5 / 30, seen, covered=lambda p: p[0] < -190.0)
+
+    streak = Detections(np.array([[-110.4, 0.3]]), radius_mm=np.array([9.525]),
+                        streak_mm=np.array([42.0]), streak_dir=np.array([[1.0, 0.0]]),
+                        look=look[None] * 0.8)
+    assert hidden_then(streak) == {"suns": 0}
+    sharp = Detections(np.array([[-110.4, 0.3]]), radius_mm=np.array([9.525]),
+                       look=look[None])
+    assert hidden_then(sharp) == {}

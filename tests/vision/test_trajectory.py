@@ -184,3 +184,17 @@ def test_a_struck_coins_first_piece_heading_on_is_its_launch_not_a_fingertip() -
     motion = fit_motion("moons", t, p, (-105.5, 139.5), (-90.5, 162.8), DECEL)
     assert len(motion.breaks()) == 1
     assert 12.133 < motion.breaks()[0] < 12.2  # (the hit: 12.167)
+
+
+def test_a_coin_hidden_at_its_launch_and_seen_far_on_is_one_slide_from_its_rest() -> None:
+    """Fast flick, look 108: Suns seen at rest at 1.867 s, hidden by the hand in its launch
+    frame (1.9 s), then 99 mm on.  The frame at rest is the anchored slide's (it holds its
+    place until it starts), not a piece of the partition's: a quadratic through it and the
+    slide's frames fits neither, and the flick was cut into a slow piece up to its first
+    streak and the slide after it, its start 28 ms early."""
+    true = Slide(1.9, (-209.5, 0.0), (3000.0, 0.0), DECEL, 9.0)
+    t = np.concatenate([[1.8667], 1.9333 + np.arange(7) / 30.0])
+    p = np.array([true.position(ti) for ti in t])
+    motion = fit_motion("suns", t, p, (-209.5, 0.0), None, DECEL)
+    assert len(motion.slides) == 1
+    assert motion.t_start == pytest.approx(1.9, abs=0.002)
