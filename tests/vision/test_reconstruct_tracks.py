@@ -257,3 +257,17 @@ def test_a_coin_at_rest_then_hidden_by_a_hand_before_the_window_closes_keeps_its
     assert window.motions["arms"].end_mm == pytest.approx((0.0, 61.2), abs=0.5)
     (settled,) = of_type(reconstruct(window, LAYOUT), "settled")
     assert settled.positions["arms"] == pytest.approx((0.0, 61.2), abs=0.5)
+
+
+def test_a_flick_starts_where_the_coin_rested_not_where_the_fingertip_dragged_it() -> None:
+    """Gate-run at 60 fps, look 100: for the last eight frames at rest a fingertip merged
+    into Moons' blob read it up to 2.7 mm back; the slide is anchored at its rest, the
+    median of all its sightings since it last moved, not of those eight."""
+    import numpy as np
+
+    t = np.arange(240) / 60.0
+    y = np.where(t < 1.9, -209.55, -209.55 + 1080.0 * (t - 1.9))
+    y[(t >= 1.77) & (t < 1.9)] -= 1.5  # the finger's drag
+    moons = np.column_stack([t, np.zeros_like(t), y])[t < 2.1]
+    (window,) = find_windows({"moons": moons}, 1 / 60)
+    assert window.motions["moons"].start_mm == pytest.approx((0.0, -209.55), abs=0.05)
