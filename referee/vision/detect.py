@@ -352,6 +352,7 @@ class CoinDetector:
             return last.found, last.hands
         self._reused = False
         gain = self._gain(raw)
+        moved = self._gate.slices(fresh)
         if self._gain_used is None or max(abs(a - b) for a, b in
                                           zip(gain, self._gain_used, strict=True)) > GAIN_STEP:
             self._gain_used = gain
@@ -360,7 +361,9 @@ class CoinDetector:
         self._regions = self._gate.slices(fresh)
         for rows, cols in self._regions:
             self._measure_region(raw, rows, cols, gain)
-        box = self._window(self._regions) if last is not None else None
+        # A new gain moves every pixel's difference by a level or so: measured again
+        # everywhere, but searched again only where the image changed.
+        box = self._window(moved) if last is not None else None
         places_mm = np.array([c for c, _ in resting], float).reshape(-1, 2)
         places_px = (self.mapping.to_pixels(places_mm) - self.roi[:2]  # (ROI pixels)
                      if len(places_mm) else places_mm)
@@ -453,9 +456,10 @@ class CoinDetector:
                                                                    ltype=cv2.CV_16U)
         hands = self._hands(diff, labels, stats, full_diff, inside,
                             self._cut_hands(box, last))  # full resolution, exact
-        streaks = self._dark_streaks(crop, gain, shadow, fg, hands, self._background_u8[box],
-                                     self._stack_tops[box])
-        streaks += self._faint_streaks(full_diff, fg, hands, self._off_edge_half[half_box])
+        hand_reach = _HandReach(hands)
+        streaks = self._dark_streaks(crop, gain, shadow, fg, hand_reach,
+                                     self._background_u8[box], self._stack_tops[box])
+        streaks += self._faint_streaks(full_diff, fg, hand_reach, self._off_edge_half[half_box])
         if streaks:
             full_diff = full_diff.copy()  # this frame's reading; the kept difference stays
             for streak_box, dark, change in streaks:
@@ -609,7 +613,8 @@ class CoinDetector:
 
     def _dark_streaks(self, crop: np.ndarray, gain: tuple[float, float, float],
                       shadow: np.ndarray, fg_half: np.ndarray,
-                      hands: np.ndarray, background_u8: np.ndarray, stack_tops: np.ndarray
+                      hand_reach: _HandReach, background_u8: np.ndarray,
+                      stack_tops: np.ndarray
                       ) -> list[tuple[tuple[slice, slice], np.ndarray, np.ndarray]]:
         """The "shadows" that are dark coins sliding, or pale coins at rest on a paler tile,
         to put back into `full_diff`: for each, its box, its pixels there and their colour
@@ -636,7 +641,6 @@ class CoinDetector:
         others = fg_half.copy()
         others[half > 0] = 0
         near_others = cv2.dilate(others, None, iterations=2)
-        to_hand = None  # half-resolution distance to the hands, when first needed
         found = []
         for k in sized:
             x, y, w, h = (int(v) for v in stats[k, :4])
@@ -658,18 +662,13 @@ class CoinDetector:
             change = colour_distance(crop[box], _scaled(background_u8[box], gain))
             if float(change[dark].mean()) < DARK_STREAK_CHANGE * self.config.threshold:
                 continue  # the speckled fringe of a soft shadow, not a coin's solid streak
-            if hands.any():
-                if to_hand is None:
-                    to_hand = cv2.distanceTransform(
-                        cv2.compare(_max_pool(hands), 0, cv2.CMP_EQ), cv2.DIST_L2, 3)
-                if float(to_hand[y:y + h, x:x + w][part].min()) * HALF < \
-                        SHADOW_REACH_MM * self.px_per_mm:
-                    continue  # within a hand's shadow's reach
+            if hand_reach.within(x, y, part, SHADOW_REACH_MM * self.px_per_mm):
+                continue  # within a hand's shadow's reach
             found.append((box, dark, change))
         return found
 
-    def _faint_streaks(self, full_diff: np.ndarray, fg_half: np.ndarray, hands: np.ndarray,
-                       off_edge: np.ndarray
+    def _faint_streaks(self, full_diff: np.ndarray, fg_half: np.ndarray,
+                       hand_reach: _HandReach, off_edge: np.ndarray
                        ) -> list[tuple[tuple[slice, slice], np.ndarray, np.ndarray]]:
         """Coins sliding fast over cloth near their own colour, to put back into `full_diff`
         read at the threshold's scale (as `_dark_streaks` returns them).
@@ -696,8 +695,6 @@ class CoinDetector:
         sized = [k for k in range(1, count) if lo <= stats[k, cv2.CC_STAT_AREA] <= hi]
         if not sized:
             return []
-        to_hand = (cv2.distanceTransform(cv2.compare(_max_pool(hands), 0, cv2.CMP_EQ),
-                                         cv2.DIST_L2, 3) if hands.any() else None)
         widest = STREAK_WIDTH * 2.0 * self.coin_r_px / HALF
         found = []
         for k in sized:
@@ -711,8 +708,7 @@ class CoinDetector:
                 continue
             if part.sum() / max(_length(part), 1.0) > widest:
                 continue
-            if to_hand is not None and float(to_hand[y:y + bh, x:x + bw][part].min()) * HALF \
-                    < FAINT_STREAK_HAND_MM * self.px_per_mm:
+            if hand_reach.within(x, y, part, FAINT_STREAK_HAND_MM * self.px_per_mm):
                 continue
             box = (slice(y * HALF, (y + bh) * HALF), slice(x * HALF, (x + bw) * HALF))
             bar = _doubled(part.view(np.uint8))[:full_diff[box].shape[0],
@@ -1383,6 +1379,25 @@ class _Patches:
         colour = _mean_look(self.crop[grown], filled, self.gain)
         return [(area, cx + gx, cy + gy, streak, direction, colour, False)
                 for cx, cy, streak, direction in det._measure(filled, weights, area)]
+
+
+class _HandReach:
+    """Is a half-resolution blob within some reach of the hands?  The distance to them is
+    computed once, when first asked (most frames' streak candidates fail sooner)."""
+
+    def __init__(self, hands: np.ndarray) -> None:
+        self._hands = hands
+        self._to_hand: np.ndarray | None = None
+
+    def within(self, x: int, y: int, part: np.ndarray, reach_px: float) -> bool:
+        """`part`: the blob's mask in its box at (x, y), half resolution; `reach_px`: full."""
+        if not self._hands.any():
+            return False
+        if self._to_hand is None:
+            self._to_hand = cv2.distanceTransform(
+                cv2.compare(_max_pool(self._hands), 0, cv2.CMP_EQ), cv2.DIST_L2, 3)
+        h, w = part.shape
+        return float(self._to_hand[y:y + h, x:x + w][part].min()) * HALF < reach_px
 
 
 def _holes_filled(blob: np.ndarray) -> np.ndarray:
