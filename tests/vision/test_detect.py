@@ -20,6 +20,7 @@ SIZE = (1280, 720)
 NAVY = (80, 52, 28)  # BGR
 BLACK_COIN = (16, 16, 16)
 LIGHT_COIN = (225, 235, 240)
+NEAR_BLACK, DARK_RED = (41, 38, 43), (14, 0, 123)  # fast flick's look 107, BGR
 
 
 def mapping() -> PixelMapping:
@@ -552,25 +553,39 @@ def test_a_pale_coin_on_a_tower_s_white_top_is_found_once_the_hand_that_put_it_l
     assert len(found) == len(spots) + 1
 
 
+def faint_streak_detector() -> tuple[CoinDetector, np.ndarray]:
+    """A detector on near-black cloth, and a frame of that cloth with the coins at start."""
+    spots = start_spots(LAYOUT)
+    det = CoinDetector(mapping(), LAYOUT, SIZE)
+    det.learn_empty_table(frame({p: LIGHT_COIN for p in spots.values()}, 0, cloth=NEAR_BLACK),
+                          spots.values())
+    return det, frame({p: LIGHT_COIN for p in spots.values()}, 12, cloth=NEAR_BLACK)
+
+
 def test_a_dark_coin_s_long_streak_fainter_than_the_threshold_is_still_a_coin() -> None:
     """Dark red Suns flicked at 3 m/s over near-black cloth (fast flick, look 107): blurred
     over 100 mm in one exposure, each pixel it crosses changes by about 23, under the
     threshold of 30, and the coin vanished for its whole slide.  Averaged over a few
     pixels its streak stands clear of the noise, a solid bar of a coin's width: it is the
     coin, at the streak's middle, blurred along it.  Beside a hand it is not taken."""
-    near_black, dark_red = (41, 38, 43), (14, 0, 123)  # BGR
-    spots = start_spots(LAYOUT)
-    det = CoinDetector(mapping(), LAYOUT, SIZE)
-    det.learn_empty_table(frame({p: LIGHT_COIN for p in spots.values()}, 0, cloth=near_black),
-                          spots.values())
-    image = streaked(frame({p: LIGHT_COIN for p in spots.values()}, 12, cloth=near_black),
-                     (-60.0, -20.0), np.array([1.0, 0.0]), 100, dark_red)
+    det, empty = faint_streak_detector()
+    image = streaked(empty, (-60.0, -20.0), np.array([1.0, 0.0]), 100, DARK_RED)
     middle = (-10.5, -20.0)
     found, _ = det.detect(image)
     assert nearest(found.center_mm, middle) < 1.5
     j = int(np.argmin(np.hypot(*(found.center_mm - np.array(middle)).T)))
     assert found.streak_mm[j] > 60.0
     assert abs(float(found.streak_dir[j] @ (1.0, 0.0))) > 0.99
-    assert len(found) == len(spots) + 1
+    assert len(found) == len(start_spots(LAYOUT)) + 1
     found, _ = det.detect(with_finger(image, (-20.0, -45.0)))
     assert nearest(found.center_mm, middle) > LAYOUT.coin_mm
+
+
+@pytest.mark.parametrize(("x_mm", "found_there"), [(-300.0, True), (-421.0, False)])
+def test_a_faint_bar_along_the_table_s_edge_is_no_coin(x_mm: float, found_there: bool) -> None:
+    """The rim's inner edge flickers as a faint bar (strike, look 103): within a coin's
+    width of the table's edge a faint streak is not taken; the same streak farther in is."""
+    det, empty = faint_streak_detector()
+    image = streaked(empty, (x_mm, -60.0), np.array([0.0, 1.0]), 100, DARK_RED)
+    found, _ = det.detect(image)
+    assert (nearest(found.center_mm, (x_mm, -10.5)) < 1.5) is found_there
