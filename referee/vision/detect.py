@@ -30,7 +30,7 @@ from scipy.ndimage import median_filter
 from referee.geometry import TILE_THICKNESS_MM
 from referee.layout import Layout
 from referee.vision.changes import ChangeGate, channel_sum, colour_distance
-from referee.vision.detections import Detections
+from referee.vision.detections import Detections, near_any
 from referee.vision.resting_views import RestingViews
 
 COIN_HEIGHT_MM = 3.0
@@ -379,9 +379,7 @@ class CoinDetector:
             self._read = read
         self._result = result
         if len(resting):
-            seen_mm = result.found.center_mm[result.measured]
-            seen = np.array([len(seen_mm) > 0 and np.hypot(*(seen_mm - p).T).min() < SEEN_MM
-                             for p in places_mm])
+            seen = near_any(places_mm, result.found.center_mm[result.measured], SEEN_MM)
             self._views.remember(places_px, seen, self._blurred, self._read, gain,
                                  result.hands)
         return result.found, result.hands
@@ -533,19 +531,18 @@ class CoinDetector:
         a pale coin on a tower's top beside a hand (which `_dark_streaks` holds back)."""
         if not len(resting):
             return []
-        diameter = self.layout.coin_mm
         empty = self._exposed(gain)[box]
+        held = near_any(np.array([c for c, _ in resting], float), found.center_mm,
+                        self.layout.coin_mm)  # a blob over its disc measured it, or holds it
         kept = []
-        for (center_mm, look), px in zip(resting, places_px, strict=True):
+        for (center_mm, look), px, blob in zip(resting, places_px, held, strict=True):
             if not (box[0].start <= px[1] < box[0].stop and box[1].start <= px[0] < box[1].stop):
                 continue  # outside the window: the last frame's finds stand there
             colour = None
             if hand_look is not None:
                 colour = self._still_there(crop, diff, empty, gain, hands, px - origin, look,
                                            hand_look)
-            if colour is None and not (  # a blob over its disc measured it, or holds it
-                    len(found) and np.hypot(*(found.center_mm - center_mm).T).min() < diameter
-            ) and self._views.still_shows(px, self._blurred, gain):
+            if colour is None and not blob and self._views.still_shows(px, self._blurred, gain):
                 colour = look
             if colour is not None:
                 kept.append((center_mm, colour, px))

@@ -6,6 +6,7 @@ reach here: the detector maps centres to table millimetres before it builds the 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -50,6 +51,12 @@ class Detections:
     def __len__(self) -> int:
         return len(self.center_mm)
 
+    @property
+    def streaked(self) -> np.ndarray:
+        """(N,) True for blobs blurred longer than a radius beyond a coin's diameter: a
+        coin's motion streak, whose look drifts toward the cloth's."""
+        return self.streak_mm > self.radius_mm
+
     def __getitem__(self, mask: np.ndarray | slice | list[int]) -> Detections:
         return Detections(self.center_mm[mask], self.radius_mm[mask], self.streak_mm[mask],
                           self.streak_dir[mask], self.look[mask], self.confidence[mask],
@@ -72,3 +79,14 @@ class Detections:
     @staticmethod
     def empty() -> Detections:
         return Detections(np.zeros((0, 2)))
+
+
+def near_any(centers: np.ndarray, points: np.ndarray | Sequence[tuple[float, float]],
+             within: float | np.ndarray) -> np.ndarray:
+    """(N,) True for each centre closer than `within` (per centre, or one value) to any of
+    the points."""
+    points = np.asarray(points, float).reshape(-1, 2)
+    if not len(points) or not len(centers):
+        return np.zeros(len(centers), bool)
+    d = np.hypot(*(centers[:, None, :] - points[None]).transpose(2, 0, 1))
+    return (d < np.reshape(within, (-1, 1))).any(axis=1)

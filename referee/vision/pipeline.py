@@ -214,7 +214,7 @@ class Pipeline:
                                               hidden.from_mm, p))
                     self.last_activity = frame.t  # it may still be sliding out
             self.tracks[coin].append((frame.t, p[0], p[1]))
-            if detections.streak_mm[j] <= detections.radius_mm[j] and not detections.by_hand[j]:
+            if not detections.streaked[j] and not detections.by_hand[j]:
                 self.looks_now[coin] = detections.look[j]
         if not hands.any():
             self._learn_vacated()

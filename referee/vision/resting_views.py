@@ -84,8 +84,9 @@ class RestingViews:
             if view is not None and self._frame - view.frame < REFRESH_FRAMES:
                 kept.append(view)
                 continue
-            if hands[box].any() or not seen_now:
-                if view is not None and hands[box].any():
+            hand_near = bool(hands[box].any())
+            if hand_near or not seen_now:
+                if view is not None and hand_near:
                     kept.append(view)  # the last clear view stands while a hand is near
                 continue
             telling = (change[box] > self.threshold) & (self._disc > 0)

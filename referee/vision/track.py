@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from referee.vision.detections import Detections
+from referee.vision.detections import Detections, near_any
 from referee.vision.kalman import CoinFilter, MotionModel
 from referee.vision.reidentify import exchange_after
 
@@ -252,7 +252,7 @@ class Tracker:
         """Detections where a hidden coin was: its own, unless round 2 finds otherwise (a
         neighbour whose belief grew while it coasted must not take it in round 1)."""
         hidden = [self.tracks[c].position_mm for c in coins if self.tracks[c].hidden]
-        return {int(j) for j in np.nonzero(_near(detections.center_mm, hidden, STAYED_MM))[0]}
+        return {int(j) for j in np.nonzero(near_any(detections.center_mm, hidden, STAYED_MM))[0]}
 
     def _second_round(self, t: float, detections: Detections, coins: list[str],
                       assigned: dict[str, int], fingered: set[int],
@@ -274,8 +274,9 @@ class Tracker:
         # withdrawing arm leaves one-frame blobs.  Not a streak whose line points back at
         # the coin's place (`_back`): that is the coin flicked from under the fingers, seen
         # at once (it was lost for that frame on every fast flick).
-        persists = _near(detections.center_mm, list(self._previous),
-                         MAX_SPEED_MM_S * max(t - self.t, 1e-3) + 20.0)
+        persists = near_any(detections.center_mm, self._previous,
+                            MAX_SPEED_MM_S * max(t - self.t, 1e-3) + 20.0)
+        streaked = detections.streaked
         stacked = ([self.on_stack(tuple(detections.center_mm[j])) for j in free_dets]
                    if any(self.tracks[c].vague(t) for c in free_coins)  # (only they ask)
                    else [False] * len(free_dets))
@@ -297,7 +298,7 @@ class Tracker:
                 if track.look is not None and detections.look.shape[1] == len(track.look):
                     look_cost = float(np.linalg.norm(detections.look[j] - track.look))
                 if vague and d >= STAYED_MM and not (
-                        (persists[j] or detections.streak_mm[j] > detections.radius_mm[j])
+                        (persists[j] or streaked[j])
                         and _back(track, detections, j, d, look_cost, stacked[k])):
                     continue
                 if vague and d < STAYED_MM:
@@ -311,8 +312,8 @@ class Tracker:
                     # likelier, and the look (blurred while it slides) breaks the ties.
                     cost[i, k] = d / 20.0 + 10.0 * look_cost + 1.0
                 else:
-                    sharp = detections.streak_mm[j] <= detections.radius_mm[j]
-                    cost[i, k] = d / 10.0 + (SHARP_LOOK_WEIGHT if sharp else 5.0) * look_cost
+                    cost[i, k] = d / 10.0 + (5.0 if streaked[j]
+                                             else SHARP_LOOK_WEIGHT) * look_cost
         for i, k in _assign(cost, MISS_COST):
             coin, j = free_coins[i], free_dets[k]
             track = self.tracks[coin]
@@ -323,15 +324,6 @@ class Tracker:
             assigned[coin] = j
 
 
-def _near(centers: np.ndarray, points: list[tuple[float, float]],
-          within: float | np.ndarray) -> np.ndarray:
-    """(N,) True for each centre closer than `within` (per centre, or one value) to a point."""
-    if not points or not len(centers):
-        return np.zeros(len(centers), bool)
-    d = np.hypot(*(centers[:, None, :] - np.asarray(points)[None]).transpose(2, 0, 1))
-    return (d < np.reshape(within, (-1, 1))).any(axis=1)
-
-
 def _hand_like(track: CoinTrack, detections: Detections) -> np.ndarray:
     """(N,) True for blobs that look more like the frame's hands than like this coin (a
     fingertip beside it or following through after the flick, a fragment of a moving
@@ -339,8 +331,8 @@ def _hand_like(track: CoinTrack, detections: Detections) -> np.ndarray:
     if track.look is None or detections.look.shape[1] != len(track.look):
         return np.zeros(len(detections), bool)
     look_cost = np.linalg.norm(detections.look - track.look, axis=1)
-    sharp = detections.streak_mm <= detections.radius_mm
-    return look_cost > np.where(sharp, HAND_LIKE, HAND_LIKE_STREAK) * detections.hand_look
+    return look_cost > np.where(detections.streaked, HAND_LIKE_STREAK,
+                                HAND_LIKE) * detections.hand_look
 
 
 def _behind_launch(track: CoinTrack, detections: Detections, t: float,
@@ -382,7 +374,7 @@ def _back(track: CoinTrack, detections: Detections, j: int, d: float, look_cost:
     down far away (carried), it is whole and has the coin's own look (less strictly on a
     tower's top: `on_stack`).
     """
-    if detections.streak_mm[j] > detections.radius_mm[j]:
+    if detections.streaked[j]:
         return _streak_from(track, detections, j)
     whole, look_limit = (STACK_WHOLE, STACK_LOOK) if on_stack else (WHOLE, CARRIED_LOOK)
     return d <= CARRIED_MM or bool(detections.confidence[j] >= whole * min(track.size, 1.0)
@@ -392,7 +384,7 @@ def _back(track: CoinTrack, detections: Detections, j: int, d: float, look_cost:
 def _streak_from(track: CoinTrack, detections: Detections, j: int) -> bool:
     """Is detection `j` a streak whose line points back at where this coin was (the coin
     flicked out from under the fingers)?"""
-    if detections.streak_mm[j] <= detections.radius_mm[j]:
+    if not detections.streaked[j]:
         return False
     u = detections.streak_dir[j]
     off = np.asarray(track.position_mm) - detections.center_mm[j]

@@ -191,11 +191,11 @@ def fit_motion(coin: str, t: Sequence[float], p: np.ndarray, start_mm: tuple[flo
     # through them and the later frames fits: the partition would cut them off with the
     # next frame as a slow piece of their own).
     left = np.flatnonzero(np.hypot(*(p_arr - np.asarray(start_mm)).T) > LAUNCH_AHEAD * noise_mm)
-    k = int(left[0]) if len(left) else len(t_arr)
-    if len(t_arr) > k + MIN_PIECE + 1 and _launched_within(
-            t_arr[k:k + MIN_PIECE + 1], p_arr[k:k + MIN_PIECE + 1], start_mm, decel,
-            LAUNCH_AHEAD * noise_mm):
-        t_arr, p_arr, k = t_arr[k + 1:], p_arr[k + 1:], 0
+    first = int(left[0]) if len(left) else len(t_arr)
+    if len(t_arr) > first + MIN_PIECE + 1 and _launched_within(
+            t_arr[first:first + MIN_PIECE + 1], p_arr[first:first + MIN_PIECE + 1],
+            start_mm, decel, LAUNCH_AHEAD * noise_mm):
+        t_arr, p_arr, first = t_arr[first + 1:], p_arr[first + 1:], 0
     # Samples already at the final resting place are not a piece of their own: the last
     # slide's model stops there by itself.
     n_moving = len(t_arr)
@@ -208,7 +208,7 @@ def fit_motion(coin: str, t: Sequence[float], p: np.ndarray, start_mm: tuple[flo
     # them and the slide's frames, and a coin first seen 99 mm on, after a hand hid its
     # launch, was cut into a slow piece up to that frame and the slide after it (fast
     # flick, look 108: flicked 28 ms early).
-    lead = k if 0 < k < n_moving - MIN_PIECE else 0
+    lead = first if 0 < first < n_moving - MIN_PIECE else 0
     bounds = [(a + lead, b + lead) for a, b in optimal_partition(
         t_arr[lead:n_moving], p_arr[lead:n_moving], noise_mm, max_pieces, decel)]
     bounds[0] = (0, bounds[0][1])
