@@ -28,6 +28,9 @@ class Intrinsics:
     dist_coeffs: np.ndarray  # 1xN: k1 k2 p1 p2 [k3 ...]
     image_size: ImageSize
     rms_px: float = float("nan")
+    guessed: bool = False
+    """Guessed from the tiles' layout (`lens_guess`), not calibrated from a pattern: it leaves
+    straight lines a pixel or so bent (the demo game's table sides)."""
 
     @property
     def fx(self) -> float:
@@ -75,6 +78,7 @@ class Intrinsics:
             "dist_coeffs": [float(v) for v in np.ravel(self.dist_coeffs)],
             "image_size": [int(self.image_size[0]), int(self.image_size[1])],
             "rms_px": None if not np.isfinite(self.rms_px) else float(self.rms_px),
+            "guessed": self.guessed,
         }
 
     @classmethod
@@ -85,12 +89,15 @@ class Intrinsics:
             d = np.array(data["dist_coeffs"], np.float64).reshape(1, -1)
             w, h = (int(v) for v in data["image_size"])
             rms = data.get("rms_px")
+            guessed = data.get("guessed", False)
         except (KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"intrinsics: malformed ({exc!r})") from None
         if k.shape != (3, 3) or d.shape[1] not in (4, 5, 8, 12, 14) or w <= 0 or h <= 0:
             raise ValueError("intrinsics: camera_matrix must be 3x3, dist_coeffs 4/5/8/12/14 "
                              "numbers and image_size positive")
-        return cls(k, d, (w, h), float("nan") if rms is None else float(rms))
+        if not isinstance(guessed, bool):
+            raise ValueError("intrinsics: guessed must be true or false")
+        return cls(k, d, (w, h), float("nan") if rms is None else float(rms), guessed)
 
 
 # ------------------------------------------------------------------------------ patterns

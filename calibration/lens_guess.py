@@ -44,4 +44,4 @@ def lens_from_layout(tops_mm: np.ndarray, tops_px: np.ndarray, image_size: tuple
     k1 = float(dist.ravel()[0])
     if not np.isfinite(rms) or not 0.3 * w < matrix[0, 0] < 3.0 * w or abs(k1) > MAX_K1:
         return None  # no webcam's lens: the tiles were too few or too flat to tell
-    return Intrinsics(matrix, dist.reshape(1, -1), (w, h), rms_px=float(rms))
+    return Intrinsics(matrix, dist.reshape(1, -1), (w, h), rms_px=float(rms), guessed=True)

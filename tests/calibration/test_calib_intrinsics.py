@@ -132,6 +132,12 @@ def test_intrinsics_json_and_point_round_trip() -> None:
     np.testing.assert_allclose(k.distort_points(k.undistort_points(pts)), pts, atol=0.01)
     with pytest.raises(ValueError, match="3x3"):
         Intrinsics.from_json({**k.to_json(), "camera_matrix": [[1, 0], [0, 1]]})
+    assert not back.guessed  # calibrated from a pattern
+    older = {key: v for key, v in k.to_json().items() if key != "guessed"}
+    assert not Intrinsics.from_json(older).guessed
+    assert Intrinsics.from_json({**k.to_json(), "guessed": True}).guessed
+    with pytest.raises(ValueError, match="guessed"):
+        Intrinsics.from_json({**k.to_json(), "guessed": "yes"})
 
 
 def _charuco_views(pattern: CharucoPattern, k: np.ndarray, dist: np.ndarray, count: int
