@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -47,6 +48,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # FFmpeg's decoder prints its complaints about a damaged video to stderr, many lines a
+    # frame; the commands say in one line what they mean for the user (`VideoFile`).
+    os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "_run", None):

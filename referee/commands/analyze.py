@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import sys
 from pathlib import Path
 
 from tqdm import tqdm
@@ -69,6 +70,9 @@ def run(args: argparse.Namespace) -> int:
         video.close()
     events += pipeline.finish(last_t)
     events.sort(key=lambda e: e.t)
+    short = video.cut_short()
+    if short:
+        print(f"note: {short}; its events up to there are written", file=sys.stderr)
     try:
         write_events(events, args.out)
         if args.tracks:

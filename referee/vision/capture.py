@@ -1,8 +1,10 @@
 """Frame sources: a video file (recorded session) or a camera (live).  Only the clock differs.
 
-A file's time is its presentation timestamp; a camera's is a monotonic clock from the start.
-A file that cannot be opened or decoded raises `VideoError` with one clear line; a camera that
-vanishes raises `CameraLost`, so the session pauses and reconnects without inventing events.
+A file's time is its frame's index over its frame rate; a camera's is a monotonic clock from
+the start.  A file that cannot be opened or decoded raises `VideoError` with one clear line,
+and one that ends before the frames its header gives (`VideoFile.cut_short`) says so; a
+camera that vanishes raises `CameraLost`, so the session pauses and reconnects without
+inventing events.
 """
 
 from __future__ import annotations
@@ -14,6 +16,9 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+
+SHORT_SHARE = 0.01
+"""A video this much shorter than its header says is reported cut short."""
 
 
 class VideoError(RuntimeError):
@@ -48,17 +53,31 @@ class VideoFile:
         self.frame_count = int(self._cap.get(cv2.CAP_PROP_FRAME_COUNT))
         if self.size[0] <= 0 or self.size[1] <= 0:
             raise VideoError(f"{self.path}: the video has no picture")
+        self.frames_read = 0
+        """How many frames the last pass over the file decoded."""
 
     def __iter__(self) -> Iterator[Frame]:
-        index = 0
+        self.frames_read = 0
         while True:
             ok, image = self._cap.read()
             if not ok or image is None:
                 break
-            yield Frame(index, index / self.fps, image)
-            index += 1
-        if index == 0:
+            yield Frame(self.frames_read, self.frames_read / self.fps, image)
+            self.frames_read += 1
+        if self.frames_read == 0:
             raise VideoError(f"{self.path}: no frame could be decoded (corrupt video?)")
+
+    def cut_short(self) -> str | None:
+        """After a pass: one line saying the video ended before the frames its header gives
+        (a recording cut short, a damaged file), or None.  Containers whose count is an
+        estimate may be off by a frame or a hundredth."""
+        missing = self.frame_count - self.frames_read
+        if missing <= max(1, round(SHORT_SHARE * self.frame_count)):
+            return None
+        return (f"{self.path}: the video ends after {self.frames_read} of the "
+                f"{self.frame_count} frames its header gives, at "
+                f"{self.frames_read / self.fps:.2f} s (cut short or damaged): the rest "
+                f"could not be read")
 
     def first(self) -> Frame:
         """The first frame, without consuming the stream."""

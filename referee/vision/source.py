@@ -241,7 +241,8 @@ class VideoSource(_VisionSource):
 
     def describe(self) -> dict[str, Any]:
         return {"kind": self.kind, "path": self.path, "video": self.path,
-                "fps": self.fps, "size": list(self.video.size)}
+                "fps": self.fps, "size": list(self.video.size),
+                "note": self.video.cut_short() if self._done else None}
 
     @property
     def duration(self) -> float | None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -88,15 +89,21 @@ def wait_for(check: Any, timeout: float = 30.0) -> None:
 
 
 @pytest.fixture(scope="module")
-def video_session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    """The clip, calibrated by `referee calibrate`, served paused at its start."""
+def profile(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """The clip's calibration, made by `referee calibrate`."""
     from referee.cli import main
 
-    tmp = tmp_path_factory.mktemp("video-e2e")
-    profile_path = tmp / "profile.json"
+    profile_path = tmp_path_factory.mktemp("video-profile") / "profile.json"
     assert main(["calibrate", str(VIDEO), "--layout", "castle-croquetnole",
                  "--out", str(profile_path)]) == 0
-    profile = json.loads(profile_path.read_text())
+    return json.loads(profile_path.read_text())  # type: ignore[no-any-return]
+
+
+@pytest.fixture(scope="module")
+def video_session(tmp_path_factory: pytest.TempPathFactory,
+                  profile: dict[str, Any]) -> Iterator[Served]:
+    """The clip, calibrated by `referee calibrate`, served paused at its start."""
+    tmp = tmp_path_factory.mktemp("video-e2e")
     source = VideoSource(VIDEO, profile, speed=1.0)
     source.pause()
     served = Served(tmp, source, calibration=profile)
@@ -288,3 +295,24 @@ def test_speed_and_seek_in_the_page_replay_from_the_record(
                 seen.append(state)
     assert start in seen, "the seek back showed the start of the game"
     assert [(e.origin, e.event) for e in video_session.store.events(runner.id)] == stored
+
+
+def test_a_video_cut_short_is_said_so_when_its_replay_ends(
+        browser: Any, profile: dict[str, Any], tmp_path: Path) -> None:
+    """A recording cut short (its first half: the header still promises every frame) replays
+    as far as it goes, and the page says it ended early rather than just "finished"."""
+    cut = tmp_path / "cut.mp4"
+    data = VIDEO.read_bytes()
+    cut.write_bytes(data[:len(data) // 2])
+    served = Served(tmp_path, VideoSource(cut, profile, speed=8.0), calibration=profile)
+    try:
+        with checked_page(browser, 800) as page:
+            page.goto(served.url + "/")
+            page.wait_for_selector(".player")
+            wait_for(lambda: served.runner.status == "finished", timeout=120)
+            chip = page.locator("#conn")
+            wait_for(lambda: "cut short" in chip.text_content(), timeout=20)
+            assert "warn" in chip.get_attribute("class")
+            assert "frames its header gives" in chip.get_attribute("title")
+    finally:
+        served.close()

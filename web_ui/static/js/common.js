@@ -149,7 +149,12 @@ const Ref = (() => {
     const st = session.status || "";
     if (st === "camera lost") { chip.textContent = "camera lost — paused, reconnecting"; chip.className = "chip bad"; }
     else if (session.paused) { chip.textContent = "paused"; chip.className = "chip warn"; }
-    else if (st === "finished") { chip.textContent = "replay finished"; chip.className = "chip"; }
+    else if (st === "finished") {
+      const note = session.source && session.source.note;  // a video cut short
+      chip.textContent = note ? "replay finished — the video is cut short" : "replay finished";
+      chip.className = note ? "chip warn" : "chip";
+      chip.title = note || "";
+    }
     else if (st) { chip.textContent = `session ${session.id} · ${st}`; chip.className = "chip ok"; }
   }
 
