@@ -42,6 +42,12 @@ def load_calibration(path: str | None) -> dict[str, Any] | None:
         raise UsageError(f"{path}: not a JSON calibration profile") from None
     if not isinstance(data, dict):
         raise UsageError(f"{path}: not a JSON calibration profile")
+    from calibration.profile import ProfileError, profile_from_json
+
+    try:  # every problem now, named by the file (the source reads it again later)
+        profile_from_json(data, path)
+    except ProfileError as exc:
+        raise UsageError(str(exc)) from None
     return data
 
 

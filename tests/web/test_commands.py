@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
 from referee.cli import COMMANDS, main
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
@@ -38,6 +41,12 @@ def test_replay_refusals(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     calib.write_text("[1, 2]")
     code, err = run(["replay", str(bad), "--calibration", str(calib), "--db", db], capsys)
     assert code == 2 and "calibration profile" in err
+    profile = json.loads((ROOT / "sample_videos" / "demo-game" / "calibration.json").read_text())
+    profile["table"]["corners_px"] = [[0, 0], [1, 1]]
+    calib.write_text(json.dumps(profile))
+    code, err = run(["replay", str(bad), "--calibration", str(calib), "--db", db], capsys)
+    assert code == 2 and "\n" not in err and "c.json: 1 problem(s)" in err \
+        and "corners_px" in err  # named by its file, every problem at once
 
 
 def test_demo_refusals(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
