@@ -18,6 +18,10 @@ from pathlib import Path
 
 import numpy as np
 
+from calibration.accuracy import TABLE_MM, pack_of
+from calibration.intrinsics import Intrinsics
+from calibration.plane import TablePlane
+from calibration.verify import TileCheck
 from referee.events import Event
 from referee.layout import Layout, castle_croquetnole_layout
 from referee.sim.camera import Camera
@@ -100,6 +104,17 @@ class ClipData:
     @property
     def mapping(self) -> PixelMapping:
         return mapping_from_camera(self.camera)
+
+    @property
+    def tiles(self) -> TileCheck:
+        """Where the tiles stand, read as a calibration of this camera would (vision's
+        `tile_moved`): through the camera's own plane and lens."""
+        look = Look.random(self.clip.look)
+        lens = Intrinsics(self.camera.camera_matrix, self.camera.dist_coeffs.reshape(1, -1),
+                          self.camera.size)
+        return TileCheck(TablePlane(self.camera.homography_mm_to_px(), lens), self.layout,
+                         TABLE_MM, pack_of(look), look.tiles.thickness_mm,
+                         self.camera.center_mm)
 
     def truth(self, frames: int) -> Truth:
         """Truth for the first `frames` frames (a coin hidden by a hand is left out)."""

@@ -61,7 +61,8 @@ def measure(data: ClipData) -> dict:
     clip = data.clip
     video = VideoFile(data.video)
     try:
-        found = list(run(video, Pipeline(data.mapping, data.layout, clip.size, clip.fps)))
+        found = list(run(video, Pipeline(data.mapping, data.layout, clip.size, clip.fps,
+                                         tiles=data.tiles)))
     finally:
         video.close()
     return judged(clip.name, list(data.session.events), found)

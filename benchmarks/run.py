@@ -142,7 +142,8 @@ def run_clip(data: ClipData) -> dict:
     clip = data.clip
     n_decoded, decode_s = decode_seconds(str(data.video))
     timer, hough_timer = Timer(), Timer()
-    ours = Instrumented(Pipeline(data.mapping, data.layout, clip.size, clip.fps), timer)
+    ours = Instrumented(Pipeline(data.mapping, data.layout, clip.size, clip.fps,
+                                 tiles=data.tiles), timer)
     hough_pipeline = Pipeline(data.mapping, data.layout, clip.size, clip.fps)
     hough_pipeline.detector = HoughDetector(data.mapping, data.layout, clip.size)
     hough = Instrumented(hough_pipeline, hough_timer)

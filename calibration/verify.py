@@ -13,13 +13,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from calibration.layout_fit import Rigid, Tolerances, fit_layout
+from calibration.layout_fit import LayoutFit, Rigid, Tolerances, fit_layout
 from calibration.pack import SUIT_SETS
 from calibration.pipeline import find_plane, find_tiles, lower_tiles, prefer_rim
-from calibration.plane import fit_plane, table_corners_mm
+from calibration.plane import TablePlane, fit_plane, table_corners_mm
 from calibration.problems import Problem
 from calibration.profile import CalibrationProfile
-from calibration.table_detect import TableNotFound, detect_corner_markers
+from calibration.table_detect import CornerMarkers, TableNotFound, detect_corner_markers
+from referee.layout import Layout
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,64 @@ class VerifyLimits:
 
 
 DEFAULT_LIMITS = VerifyLimits()
+
+
+@dataclass(frozen=True)
+class TileReading:
+    """Where a still shows the tiles against their registered places."""
+
+    fit: LayoutFit
+    """The strict fit of the registered layout to the tiles found (its rigid part is the
+    camera's move: one knocked tile does not carry it)."""
+    offsets_mm: dict[str, float]
+    """Each tile found: how far it lies from its registered place (after the rigid part)."""
+    camera_moved: bool
+    """The tiles moved together: the camera, not a knock (offsets then mean nothing)."""
+
+    def knocked(self, limit_mm: float = DEFAULT_LIMITS.tile_mm) -> dict[str, float]:
+        """The tiles out of their place by more than `limit_mm` (CONTRACT.md `tile_moved`)."""
+        return {n: by for n, by in self.offsets_mm.items() if by > limit_mm}
+
+
+@dataclass(frozen=True)
+class TileCheck:
+    """Reads where the tiles of a calibrated table stand now: the tiles are found through the
+    profile's plane, stood on their feet, and fitted to the registered (fitted) layout.  What
+    `verify` does for the tiles, and what vision asks after a flick that may have knocked
+    one (`referee.vision.pipeline`): about 0.3 s a still at 720p."""
+
+    plane: TablePlane
+    layout: Layout
+    table_mm: tuple[float, float]
+    pack: str = "piecepackr"
+    tile_thickness_mm: float = 0.0
+    camera_mm: np.ndarray | None = None
+    markers: CornerMarkers | None = None
+    limits: VerifyLimits = DEFAULT_LIMITS
+
+    @classmethod
+    def from_profile(cls, profile: CalibrationProfile,
+                     limits: VerifyLimits = DEFAULT_LIMITS) -> TileCheck:
+        return cls(profile.plane, profile.layout, profile.table_mm, profile.pack,
+                   profile.tile_thickness_mm, profile.camera_mm, profile.markers, limits)
+
+    def read(self, image: np.ndarray) -> TileReading:
+        colours = SUIT_SETS.get(self.pack)
+        tiles, blobs = find_tiles(image, self.plane, self.layout, self.table_mm, self.markers,
+                                  colours)
+        tiles = lower_tiles(tiles, self.layout, self.plane, self.tile_thickness_mm,
+                            camera_mm=self.camera_mm)
+        strict = Tolerances(place_mm=self.limits.tile_mm, turn_deg=3.0,
+                            layout_shift_mm=self.limits.camera_mm,
+                            layout_turn_deg=self.limits.camera_deg)
+        fit = fit_layout(self.layout, tiles, blobs, strict, colours)
+        offsets = {}
+        for name, tile in fit.matches.items():
+            registered = fit.rigid.apply([self.layout.pieces[name].center_mm])[0]
+            offsets[name] = float(np.hypot(*np.subtract(tile.center_mm, registered)))
+        moved = (math.hypot(*fit.rigid.shift_mm) > self.limits.camera_mm
+                 or abs(fit.rigid.angle_deg) > self.limits.camera_deg)
+        return TileReading(fit, offsets, moved)
 
 
 @dataclass
@@ -105,19 +164,12 @@ def verify(profile: CalibrationProfile, image: np.ndarray,
             problems.append(Problem("table_lost", "camera", None, "px",
                                     "the table's corners cannot be found again"))
 
-    # The fitted layout is the reference: its tiles should lie exactly where they were.
-    colours = SUIT_SETS.get(profile.pack)
-    tiles, blobs = find_tiles(image, profile.plane, profile.layout, profile.table_mm,
-                              profile.markers, colours)
-    tiles = lower_tiles(tiles, profile.layout, profile.plane, profile.tile_thickness_mm,
-                        camera_mm=profile.camera_mm)
-    strict = Tolerances(place_mm=limits.tile_mm, turn_deg=3.0, layout_shift_mm=limits.camera_mm,
-                        layout_turn_deg=limits.camera_deg)
-    fit = fit_layout(profile.layout, tiles, blobs, strict, colours)
+    reading = TileCheck.from_profile(profile, limits).read(image)
+    fit = reading.fit
     rigid: Rigid = fit.rigid
     shift_mm = math.hypot(*rigid.shift_mm)
-    camera_moved = (corner_shift is not None and corner_shift > limits.camera_px) or (
-        shift_mm > limits.camera_mm or abs(rigid.angle_deg) > limits.camera_deg)
+    camera_moved = (corner_shift is not None and corner_shift > limits.camera_px) or \
+        reading.camera_moved
     if camera_moved:
         how = [f"the tiles moved together by {shift_mm:.1f} mm and {rigid.angle_deg:+.2f}°"]
         if corner_shift is not None:

@@ -137,6 +137,14 @@ DARK_COIN_SHOWN = 0.6
 shows as changed, and found where its art and its shadow-like rim make at least as much."""
 SEEN_MM = 1.0
 """A resting coin is seen at its place when a blob measured this frame is this near it."""
+KNOCKED_MM = 10.0
+"""The farthest a knocked tile is looked for from its place."""
+PIECE_CHANGE_COINS = 1.5
+"""A big change within the pieces' places (`KNOCKED_MM` around each) but for this many coin
+areas (a coin or two resting against them) is a piece moved, not a hand (a tower knocked
+5 mm by the coin that hit it changed some 9,000 pixels at 720p)."""
+OUTLINE_PX = 3
+"""A piece's outline is watched this many pixels either side of its edges."""
 EDGE_COIN_AREAS = 2.0
 """A blob reaching past the table's edge is an arm reaching in, unless it is no bigger than
 this many coins: a coin resting on the edge (a coin put back where it left the table pokes
@@ -230,6 +238,17 @@ class CoinDetector:
         self._off_edge_half = cv2.distanceTransform(
             self._inside_half.view(np.uint8), cv2.DIST_L2, 3) > 2.0 * half_r
         """The table a coin's width or more from its edge, whose rim flickers (half res)."""
+        self._pieces_half = np.zeros(self._inside_half.shape, np.uint8)
+        """255 where a piece, or one knocked up to KNOCKED_MM out of its place, shows (half
+        resolution): a change confined there is the piece moved, not a hand."""
+        for piece in layout.pieces.values():
+            foot = np.asarray(piece.footprint(), float)
+            centre = foot.mean(axis=0)
+            grown = centre + (foot - centre) * (1.0 + 2.0 * KNOCKED_MM / piece.size_mm)
+            seen = (self._seen(grown, piece.layers * mapping.tile_thickness_mm)
+                    - [rx0, ry0]) / HALF
+            cv2.fillConvexPoly(self._pieces_half,
+                               cv2.convexHull(np.round(seen).astype(np.int32)), 255)
         self._open_half = cv2.getStructuringElement(
             cv2.MORPH_ELLIPSE, (max(3, round(half_r / 3) | 1),) * 2)
         self._close_half = cv2.getStructuringElement(
@@ -452,7 +471,7 @@ class CoinDetector:
         fg = self._opened_closed(diff, self._open_half, self._close_half)
         count, labels, stats, _ = cv2.connectedComponentsWithStats(fg, connectivity=8,
                                                                    ltype=cv2.CV_16U)
-        hands = self._hands(diff, labels, stats, full_diff, inside,
+        hands = self._hands(diff, labels, stats, full_diff, inside, self._pieces_half[half_box],
                             self._cut_hands(box, last))  # full resolution, exact
         hand_reach = _HandReach(hands)
         streaks = self._dark_streaks(crop, gain, shadow, fg, hand_reach,
@@ -780,8 +799,8 @@ class CoinDetector:
         return up
 
     def _hands(self, diff: np.ndarray, labels: np.ndarray, stats: np.ndarray,
-               full_diff: np.ndarray, inside: np.ndarray, cut: np.ndarray | None
-               ) -> np.ndarray:
+               full_diff: np.ndarray, inside: np.ndarray, pieces: np.ndarray,
+               cut: np.ndarray | None) -> np.ndarray:
         """Hands and arms (255, full resolution), by hysteresis: a blob far bigger than a
         coin, or reaching past the table's edge, grown through every connected pixel of even
         a faint change, so that a sleeve nearly the cloth's colour stays in one piece and no
@@ -794,12 +813,14 @@ class CoinDetector:
         same or touching blocks), so the exact growth at full resolution runs only inside
         it.
 
-        `inside`: the table, at half resolution; `cut`: where the last frame's hands cross
-        the edge of the window searched (None: the whole ROI is)."""
+        `inside`: the table, at half resolution; `pieces`: where the pieces show, a knock
+        around each (a big change within them is a piece moved); `cut`: where the last
+        frame's hands cross the edge of the window searched (None: the whole ROI is)."""
         hands = np.zeros(full_diff.shape, np.uint8)
         seeds = np.zeros(diff.shape, np.uint8)
         big_area = self.config.hand_area_coins * self.coin_area_px / HALF ** 2
         coin_sized = EDGE_COIN_AREAS * self.coin_area_px / HALF ** 2
+        off_pieces = PIECE_CHANGE_COINS * self.coin_area_px / HALF ** 2
         for k in range(1, len(stats)):
             x, y, w, h = stats[k, :4]
             big = stats[k, cv2.CC_STAT_AREA] > big_area
@@ -814,6 +835,8 @@ class CoinDetector:
             blob = labels[y:y + h, x:x + w] == k
             if within and self._streak(blob):
                 continue  # a fast coin's streak (maybe into a resting coin), not a hand
+            if (pieces[y:y + h, x:x + w][blob] == 0).sum() <= off_pieces:
+                continue  # a tile knocked out of its place (the pipeline measures it)
             if big or (blob & ~inside[y:y + h, x:x + w]).sum() > 0.3 * blob.sum():
                 seeds[y:y + h, x:x + w][blob] = 255
         if not seeds.any():
@@ -860,24 +883,86 @@ class CoinDetector:
         the old place does not linger as a ghost coin.  A fingertip learnt as cloth would
         linger as one instead.
         """
+        c = self._roi_px(np.asarray([point_mm], float))[0]
+        r = int(np.ceil(self.coin_r_px + 4))
+        H, W = self.table_mask.shape
+        x0, y0 = max(0, round(c[0]) - r), max(0, round(c[1]) - r)
+        box = (slice(y0, min(H, round(c[1]) + r + 1)), slice(x0, min(W, round(c[0]) + r + 1)))
+        disc = np.zeros((box[0].stop - y0, box[1].stop - x0), np.uint8)
+        cv2.circle(disc, (round(c[0]) - x0, round(c[1]) - y0), r, 255, -1)
+        return self._learn(box, disc)
+
+    def _learn(self, box: tuple[slice, slice], region: np.ndarray) -> bool:
+        """Take the last frame as the empty table in `region` (a mask of the ROI's `box`,
+        nonzero), unless a hand reaches into it."""
         if self._result is None or self.background is None or self._gain_used is None:
             return False
-        rx0, ry0, _, _ = self.roi
-        c = self.mapping.to_pixels(np.asarray([point_mm], float))[0] - [rx0, ry0]
-        disc = np.zeros(self.table_mask.shape, np.uint8)
-        r = int(np.ceil(self.coin_r_px + 4))
-        cv2.circle(disc, (round(c[0]), round(c[1])), r, 255, -1)
-        if self._result.hands[disc > 0].any():
+        inside = region > 0
+        if not inside.any() or self._result.hands[box][inside].any():
             return False
-        H, W = disc.shape
-        box = (slice(max(0, round(c[1]) - r), min(H, round(c[1]) + r + 1)),
-               slice(max(0, round(c[0]) - r), min(W, round(c[0]) + r + 1)))
         norm = cv2.multiply(self._blurred[box], (*(1.0 / g for g in self._gain_used), 0.0),
                             dtype=cv2.CV_32F)
-        self.background[box][disc[box] > 0] = norm[disc[box] > 0]
+        self.background[box][inside] = norm[inside]
         self._set_background(cv2.convertScaleAbs(self.background[box]), box)
-        self._gate.touch(disc)
+        touched = np.zeros(self.table_mask.shape, np.uint8)
+        touched[box] = region
+        self._gate.touch(touched)
         return True
+
+    def _roi_px(self, points_mm: np.ndarray) -> np.ndarray:
+        return self.mapping.to_pixels(points_mm) - self.roi[:2]
+
+    def _piece_region(self, footprint_mm: Sequence[tuple[float, float]], height_mm: float,
+                      outline_px: int = 0, pad_px: int = 0
+                      ) -> tuple[tuple[slice, slice], np.ndarray]:
+        """A piece as the image shows it (its foot and its top, `height_mm` up, and the side
+        between), or only its outline `outline_px` either side: the box of the ROI it lies
+        in (`pad_px` more around) and its mask there."""
+        seen = self._seen(footprint_mm, height_mm) - self.roi[:2]
+        pad = outline_px + pad_px + 1
+        H, W = self.table_mask.shape
+        x0, y0 = (max(0, int(v) - pad) for v in np.floor(seen.min(axis=0)))
+        x1, y1 = (int(v) + pad + 1 for v in np.ceil(seen.max(axis=0)))
+        box = (slice(y0, min(H, y1)), slice(x0, min(W, x1)))
+        region = np.zeros((box[0].stop - y0, box[1].stop - x0), np.uint8)
+        hull = cv2.convexHull(np.round(seen - [x0, y0]).astype(np.int32))
+        if outline_px:
+            cv2.polylines(region, [hull], True, 255, 2 * outline_px + 1)
+        else:
+            cv2.fillConvexPoly(region, hull, 255)
+        return box, region
+
+    def _without_coins(self, box: tuple[slice, slice], region: np.ndarray,
+                       coins_mm: Iterable[tuple[float, float]]) -> np.ndarray:
+        """A mask of the ROI's `box` with the coins' discs (and a few pixels) left out: coins
+        are no part of the empty table."""
+        r = int(np.ceil(self.coin_r_px + 3))
+        origin = [box[1].start, box[0].start]
+        for c in self._roi_px(np.asarray(list(coins_mm), float).reshape(-1, 2)) - origin:
+            cv2.circle(region, (round(c[0]), round(c[1])), r, 0, -1)
+        return region
+
+    def outline_change(self, footprint_mm: Sequence[tuple[float, float]], height_mm: float,
+                       coins_mm: Iterable[tuple[float, float]]) -> float | None:
+        """The share of a piece's outline (OUTLINE_PX either side) that differs from the empty
+        table in the last frame: a tile knocked out of place leaves its old edges and shows
+        new ones (a 2 mm knock, a strip a pixel or two wide along two of its sides).  None
+        while a hand reaches into it (it cannot be told)."""
+        if self._result is None:
+            return None
+        box, band = self._piece_region(footprint_mm, height_mm, OUTLINE_PX)
+        inside = self._without_coins(box, band, coins_mm) > 0
+        if not inside.any() or self._result.hands[box][inside].any():
+            return None
+        return float(np.mean(self._read[box][inside] > self.config.threshold))
+
+    def learn_piece(self, footprint_mm: Sequence[tuple[float, float]], height_mm: float,
+                    coins_mm: Iterable[tuple[float, float]]) -> bool:
+        """Take the last frame as the empty table over a piece that moved (`footprint_mm`
+        grown to take in where it was, where it is and its shadow), the coins' discs left
+        out: its new edges are the table's, not coins."""
+        box, region = self._piece_region(footprint_mm, height_mm)
+        return self._learn(box, self._without_coins(box, region, coins_mm))
 
     def _set_background(self, background_u8: np.ndarray,
                         box: tuple[slice, slice] | None = None) -> None:

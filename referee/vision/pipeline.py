@@ -37,6 +37,7 @@ from referee.vision.windows import find_windows
 
 if TYPE_CHECKING:
     from calibration.face_reader import CoinFaces
+    from calibration.verify import TileCheck
 
 PLACE_MOVE_MM = 5.0
 """A coin that reappears this far from where a hand hid it was moved (flicked or carried)."""
@@ -66,6 +67,22 @@ FACE_FRAMES = 3
 
 VACATED_MARGIN_MM = 6.0
 """Beyond touching: a neighbour's shadow and the detector's few pixels of margin."""
+
+TILE_OUT_MM = 2.0
+"""A tile this far or farther from its registered place was knocked (RULES-SPEC
+`EV.TILE_MOVED`: more than 2 mm); back within it, it was put back."""
+TILE_MOVED_AGAIN_MM = 1.0
+"""A knocked tile moved this much more is reported again, where it lies now."""
+TILES_EVERY_S = 0.5
+"""While no coin slides, the pieces' outlines that no hand reaches are looked at this often
+(and once all rest and no hand is in view after every flick or hand's move): a tile knocked
+and left unlearnt shows its new edges as blobs, which the tracker took for a coin put back
+there (three false flicks).  A sliding coin's streak crosses outlines (fast-flick, look
+109: 14 % of tower 4's)."""
+OUTLINE_CHANGE = 0.05
+"""A piece whose outline differs from the empty table in this share of its pixels may have
+moved, and is measured (a 2 mm knock changes 10–20 % of it; the measurement takes about
+0.3 s, the look at every outline a few milliseconds)."""
 
 
 @dataclass
@@ -119,7 +136,7 @@ class Pipeline:
                  fps: float, coins: Mapping[str, tuple[float, float]] | None = None,
                  config: PipelineConfig | None = None,
                  detector_config: DetectorConfig | None = None,
-                 faces: CoinFaces | None = None) -> None:
+                 faces: CoinFaces | None = None, tiles: TileCheck | None = None) -> None:
         self.layout = layout
         self.fps = fps
         self.config = config or PipelineConfig()
@@ -154,6 +171,18 @@ class Pipeline:
         the time its face could have changed."""
         self.looks_read: dict[str, list[np.ndarray]] = {}
         """Descriptors of a coin read on consecutive resting frames (FACE_FRAMES of them)."""
+        self.tiles = tiles
+        """Reads where the tiles stand now (the calibration's); None: no `tile_moved`."""
+        thickness = mapping.tile_thickness_mm
+        self._pieces = {name: (piece.footprint(), piece.layers * thickness)
+                        for name, piece in layout.pieces.items()}
+        """Each piece's registered footprint and the height of its top."""
+        self.tiles_due = False
+        """A flick or a hand's move settled since the tiles were last looked at."""
+        self.tiles_looked_at = 0.0
+        """When the tiles were last looked at (their outlines, or measured)."""
+        self.tiles_out: dict[str, float] = {}
+        """Tiles reported knocked and not yet put back: how far out (mm)."""
         self.on_window: Callable[[FlickWindow], None] | None = None
         """Called with each flick's window as it is reconstructed (the benchmark compares
         its fitted paths with the truth)."""
@@ -184,8 +213,9 @@ class Pipeline:
 
     # ---------------------------------------------------------------- per frame
     def process(self, frame: Frame) -> list[ev.Event]:
+        out: list[ev.Event] = []
         if self.tracker is None:
-            self._bind(frame)
+            self._bind(frame)  # (a tile knocked before: `referee calibrate --verify`)
         assert self.tracker is not None
         resting = [(track.position_mm, track.look) for track in self.tracker.tracks.values()
                    if track.look is not None and not track.gone
@@ -193,7 +223,6 @@ class Pipeline:
         detections, hands = self.detector.detect(frame.image, resting)
         assigned = self.tracker.update(
             frame.t, detections, covered=lambda p: self.detector.covered(hands, p))
-        out: list[ev.Event] = []
         for coin, track in self.tracker.tracks.items():
             j = assigned.get(coin)
             if j is None:
@@ -218,8 +247,7 @@ class Pipeline:
                 self.looks_now[coin] = detections.look[j]
         if not hands.any():
             self._learn_vacated()
-        self.detector.adapt(track.position_mm for track in self.tracker.tracks.values()
-                            if not track.gone)
+        self.detector.adapt(self._coins_mm())
         moving = any(t.speed_mm_s > RESTING_MM_S for t in self.tracker.tracks.values())
         if moving:
             self.last_activity = frame.t
@@ -234,7 +262,60 @@ class Pipeline:
             out += self._read_faces(frame)
         else:
             self.looks_read.clear()  # the frames read must be consecutive and at rest
+        settled = not hands.any() and frame.t - self.last_activity >= self.config.dwell_s
+        if self.tiles is not None and not self.active and (
+                frame.t - self.tiles_looked_at >= TILES_EVERY_S or (self.tiles_due and settled)):
+            out += self._check_tiles(frame)
         return sorted(out, key=lambda e: e.t)
+
+    def _check_tiles(self, frame: Frame) -> list[ev.Event]:
+        """Every TILES_EVERY_S while no coin slides, and after a flick or a hand's move once
+        all rest and no hand is in view: the pieces whose outline changed are measured
+        (`TileCheck`); one out of its registered place by more than TILE_OUT_MM was knocked,
+        one reported so and now back was put back (`tile_moved`, CONTRACT.md).  The empty
+        table is learnt again over a tile that moved: its new edges are the table's, not
+        coins."""
+        assert self.tracker is not None
+        self.tiles_due = False
+        since, self.tiles_looked_at = self.tiles_looked_at, frame.t
+        coins = self._coins_mm()
+        suspects = [name for name, (foot, height) in self._pieces.items()
+                    if (self.detector.outline_change(foot, height, coins) or 0.0)
+                    >= OUTLINE_CHANGE]
+        return self._tiles_moved(frame, suspects, since) if suspects else []
+
+    def _coins_mm(self) -> list[tuple[float, float]]:
+        assert self.tracker is not None
+        return [track.position_mm for track in self.tracker.tracks.values() if not track.gone]
+
+
+    def _tiles_moved(self, frame: Frame, names: list[str], since: float) -> list[ev.Event]:
+        """The pieces `names` measured in `frame`: `tile_moved` for each newly out of its
+        place, out by a different distance, or back in it."""
+        assert self.tiles is not None
+        reading = self.tiles.read(frame.image)
+        if reading.camera_moved:
+            return []  # the whole table moved in the image: no knock can be told from it
+        coins = self._coins_mm()
+        out: list[ev.Event] = []
+        for name in names:
+            by, was = reading.offsets_mm.get(name), self.tiles_out.get(name)
+            if by is None:
+                continue  # not found (covered, or knocked over): nothing to say
+            if by > TILE_OUT_MM:
+                if was is not None and abs(by - was) < TILE_MOVED_AGAIN_MM:
+                    continue  # where it was said to be
+                self.tiles_out[name] = by
+            elif was is None:
+                continue  # in its place
+            else:
+                del self.tiles_out[name]
+            out.append(ev.TileMoved(round(frame.t, 4), name, round(by, 1),
+                                    evidence={"since": round(since, 4)}))
+            foot, height = self._pieces[name]
+            self.detector.learn_piece(_grown(foot, max(by, was or 0.0) + TILE_OUT_MM), height,
+                                      coins)
+        return out
 
     def _accounted(self, hands: np.ndarray) -> bool:
         """Is every coin this flick may have moved in view?  Yes when no hand is in view,
@@ -386,6 +467,7 @@ class Pipeline:
         out = [_hidden_evidence(e, hidden_when) for e in out
                if not _struck_unseen(e, self.contacts, hidden_when)]
         self.placed = []
+        self.tiles_due = self.tiles_due or bool(out)
         for e in out:
             if isinstance(e, ev.OffTable) and self.tracker is not None:
                 self.tracker.tracks[e.coin].hidden = True  # gone until a hand puts it back
@@ -513,3 +595,12 @@ def run(frames: Iterable[Frame], pipeline: Pipeline) -> Iterator[ev.Event]:
         last_t = frame.t
         yield from pipeline.process(frame)
     yield from pipeline.finish(last_t)
+
+
+def _grown(square_mm: list[tuple[float, float]], by_mm: float) -> list[tuple[float, float]]:
+    """A square's corners with each side moved `by_mm` outwards."""
+    corners = np.asarray(square_mm, float)
+    centre = corners.mean(axis=0)
+    side = float(np.linalg.norm(corners[1] - corners[0]))
+    grown = centre + (corners - centre) * (1.0 + 2.0 * by_mm / side)
+    return [(float(x), float(y)) for x, y in grown]

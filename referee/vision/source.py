@@ -202,9 +202,11 @@ class _VisionSource(PacedClock):
     def _pipeline(self, size: tuple[int, int], fps: float,
                   coins: dict[str, tuple[float, float]] | None = None) -> Pipeline:
         from calibration.face_reader import CoinFaces
+        from calibration.verify import TileCheck
 
         return Pipeline(mapping_from_profile(self.profile), self.profile.layout, size, fps,
-                        coins=coins, faces=CoinFaces.from_profile(self.profile))
+                        coins=coins, faces=CoinFaces.from_profile(self.profile),
+                        tiles=TileCheck.from_profile(self.profile))
 
 
 class VideoSource(_VisionSource):
