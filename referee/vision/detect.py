@@ -27,7 +27,7 @@ import numpy as np
 from scipy.cluster.vq import kmeans2
 from scipy.ndimage import median_filter
 
-from referee.geometry import TILE_THICKNESS_MM
+from referee.geometry import TILE_THICKNESS_MM, square_corners
 from referee.layout import Layout
 from referee.vision.changes import ChangeGate, channel_sum, colour_distance
 from referee.vision.detections import Detections, near_any
@@ -242,9 +242,8 @@ class CoinDetector:
         """255 where a piece, or one knocked up to KNOCKED_MM out of its place, shows (half
         resolution): a change confined there is the piece moved, not a hand."""
         for piece in layout.pieces.values():
-            foot = np.asarray(piece.footprint(), float)
-            centre = foot.mean(axis=0)
-            grown = centre + (foot - centre) * (1.0 + 2.0 * KNOCKED_MM / piece.size_mm)
+            grown = square_corners(piece.center_mm, piece.size_mm + 2 * KNOCKED_MM,
+                                   piece.angle_deg)
             seen = (self._seen(grown, piece.layers * mapping.tile_thickness_mm)
                     - [rx0, ry0]) / HALF
             cv2.fillConvexPoly(self._pieces_half,
@@ -913,13 +912,12 @@ class CoinDetector:
         return self.mapping.to_pixels(points_mm) - self.roi[:2]
 
     def _piece_region(self, footprint_mm: Sequence[tuple[float, float]], height_mm: float,
-                      outline_px: int = 0, pad_px: int = 0
-                      ) -> tuple[tuple[slice, slice], np.ndarray]:
+                      outline_px: int = 0) -> tuple[tuple[slice, slice], np.ndarray]:
         """A piece as the image shows it (its foot and its top, `height_mm` up, and the side
         between), or only its outline `outline_px` either side: the box of the ROI it lies
-        in (`pad_px` more around) and its mask there."""
+        in and its mask there."""
         seen = self._seen(footprint_mm, height_mm) - self.roi[:2]
-        pad = outline_px + pad_px + 1
+        pad = outline_px + 1
         H, W = self.table_mask.shape
         x0, y0 = (max(0, int(v) - pad) for v in np.floor(seen.min(axis=0)))
         x1, y1 = (int(v) + pad + 1 for v in np.ceil(seen.max(axis=0)))

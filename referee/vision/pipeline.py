@@ -25,6 +25,7 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from referee import events as ev
+from referee.geometry import square_corners
 from referee.layout import GUARDS, SUITS, Layout
 from referee.vision.capture import Frame
 from referee.vision.detect import CoinDetector, DetectorConfig, PixelMapping
@@ -288,7 +289,6 @@ class Pipeline:
         assert self.tracker is not None
         return [track.position_mm for track in self.tracker.tracks.values() if not track.gone]
 
-
     def _tiles_moved(self, frame: Frame, names: list[str], since: float) -> list[ev.Event]:
         """The pieces `names` measured in `frame`: `tile_moved` for each newly out of its
         place, out by a different distance, or back in it."""
@@ -312,9 +312,10 @@ class Pipeline:
                 del self.tiles_out[name]
             out.append(ev.TileMoved(round(frame.t, 4), name, round(by, 1),
                                     evidence={"since": round(since, 4)}))
-            foot, height = self._pieces[name]
-            self.detector.learn_piece(_grown(foot, max(by, was or 0.0) + TILE_OUT_MM), height,
-                                      coins)
+            piece, (_, height) = self.layout.pieces[name], self._pieces[name]
+            reach = max(by, was or 0.0) + TILE_OUT_MM  # where it was, is, and its shadow
+            self.detector.learn_piece(square_corners(piece.center_mm, piece.size_mm + 2 * reach,
+                                                     piece.angle_deg), height, coins)
         return out
 
     def _accounted(self, hands: np.ndarray) -> bool:
@@ -596,11 +597,3 @@ def run(frames: Iterable[Frame], pipeline: Pipeline) -> Iterator[ev.Event]:
         yield from pipeline.process(frame)
     yield from pipeline.finish(last_t)
 
-
-def _grown(square_mm: list[tuple[float, float]], by_mm: float) -> list[tuple[float, float]]:
-    """A square's corners with each side moved `by_mm` outwards."""
-    corners = np.asarray(square_mm, float)
-    centre = corners.mean(axis=0)
-    side = float(np.linalg.norm(corners[1] - corners[0]))
-    grown = centre + (corners - centre) * (1.0 + 2.0 * by_mm / side)
-    return [(float(x), float(y)) for x, y in grown]
