@@ -188,18 +188,20 @@ def order_corners(quad_px: np.ndarray) -> np.ndarray:
     return np.roll(q, -start, axis=0)
 
 
+COARSE_SAMPLES = 60
+"""Profiles across each table side in a coarse pass, and wherever the sides may bow."""
 EDGE_SAMPLES = 240
 """Profiles across each table side in the final pass where the sides are straight (through a
 calibrated lens): a dark rim on a floor of its lightness gives edge points 0.8 px apart (look
 28), and a line through 60 of them tilted the corners by up to 0.8 px and shifted every tile
 1 mm; four times as many halve the line's error.  Where the sides may bow (no lens, or one
 guessed from the layout) the robust line follows part of each side, and which part moves
-with the sampling: the coarse 60 are kept (sampled densely, the demo game's table, under a
-guessed lens, lost its rim on the south side, 9 px)."""
+with the sampling: `COARSE_SAMPLES` are kept (sampled densely, the demo game's table, under
+a guessed lens, lost its rim on the south side, 9 px)."""
 
 
 def _edge_points(channel: np.ndarray, p0: np.ndarray, p1: np.ndarray, band_px: float,
-                 count: int = 60) -> np.ndarray:
+                 count: int = COARSE_SAMPLES) -> np.ndarray:
     """Sub-pixel points of the strongest step across the segment p0-p1 (profiles on normals)."""
     direction = (p1 - p0) / np.linalg.norm(p1 - p0)
     normal = np.array([-direction[1], direction[0]])
@@ -250,7 +252,7 @@ def _intersect(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray
 
 
 def refine_quad(image: np.ndarray, corners_px: np.ndarray, band_px: float = 6.0,
-                count: int = 60) -> np.ndarray:
+                count: int = COARSE_SAMPLES) -> np.ndarray:
     """Sub-pixel table corners: each side's edge points fitted by a line, lines intersected.
 
     Each side is searched in the colour direction that separates its two sides best (the Lab
@@ -283,7 +285,7 @@ def side_bow_px(image: np.ndarray, corners_px: np.ndarray, band_px: float = 14.0
 
 
 def _side_edges(image: np.ndarray, corners_px: np.ndarray, band_px: float,
-                count: int = 60) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+                count: int = COARSE_SAMPLES) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """Each side's ends and its edge points within `band_px` of it, found in the colour
     direction that separates its two sides best, in the Lab image lightly smoothed."""
     corners = np.asarray(corners_px, np.float64).reshape(4, 2)
@@ -337,7 +339,7 @@ def detect_table(image: np.ndarray, intrinsics: Intrinsics | None = None) -> np.
     # A coarse quad first, then a narrow band around the refined one (`EDGE_SAMPLES`).
     straight = intrinsics is not None and not intrinsics.guessed
     corners = refine_quad(work, refine_quad(work, corners, 8.0), 3.0,
-                          EDGE_SAMPLES if straight else 60)
+                          EDGE_SAMPLES if straight else COARSE_SAMPLES)
     problems = check_quad(corners)
     if problems:
         raise TableNotFound("the table found is not a proper quadrilateral: " + problems[0])

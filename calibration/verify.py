@@ -48,10 +48,6 @@ class TileReading:
     camera_moved: bool
     """The tiles moved together: the camera, not a knock (offsets then mean nothing)."""
 
-    def knocked(self, limit_mm: float = DEFAULT_LIMITS.tile_mm) -> dict[str, float]:
-        """The tiles out of their place by more than `limit_mm` (CONTRACT.md `tile_moved`)."""
-        return {n: by for n, by in self.offsets_mm.items() if by > limit_mm}
-
 
 @dataclass(frozen=True)
 class TileCheck:

@@ -241,13 +241,15 @@ class CoinDetector:
         self._pieces_half = np.zeros(self._inside_half.shape, np.uint8)
         """255 where a piece, or one knocked up to KNOCKED_MM out of its place, shows (half
         resolution): a change confined there is the piece moved, not a hand."""
-        for piece in layout.pieces.values():
-            grown = square_corners(piece.center_mm, piece.size_mm + 2 * KNOCKED_MM,
-                                   piece.angle_deg)
-            seen = (self._seen(grown, piece.layers * mapping.tile_thickness_mm)
+        for name in layout.pieces:
+            seen = (self._seen(self._grown(name, KNOCKED_MM), self._piece_top_mm(name))
                     - [rx0, ry0]) / HALF
             cv2.fillConvexPoly(self._pieces_half,
                                cv2.convexHull(np.round(seen).astype(np.int32)), 255)
+        self._outlines = {name: self._piece_region(layout.pieces[name].footprint(),
+                                                   self._piece_top_mm(name), OUTLINE_PX)
+                          for name in layout.pieces}
+        """Each piece's outline, OUTLINE_PX either side (its box of the ROI, its mask)."""
         self._open_half = cv2.getStructuringElement(
             cv2.MORPH_ELLIPSE, (max(3, round(half_r / 3) | 1),) * 2)
         self._close_half = cv2.getStructuringElement(
@@ -940,26 +942,35 @@ class CoinDetector:
             cv2.circle(region, (round(c[0]), round(c[1])), r, 0, -1)
         return region
 
-    def outline_change(self, footprint_mm: Sequence[tuple[float, float]], height_mm: float,
-                       coins_mm: Iterable[tuple[float, float]]) -> float | None:
+    def _piece_top_mm(self, name: str) -> float:
+        """How high a piece's top is (its layers of tile)."""
+        return self.layout.pieces[name].layers * self.mapping.tile_thickness_mm
+
+    def _grown(self, name: str, by_mm: float) -> list[tuple[float, float]]:
+        """A piece's footprint with each side moved `by_mm` outwards."""
+        piece = self.layout.pieces[name]
+        return square_corners(piece.center_mm, piece.size_mm + 2.0 * by_mm, piece.angle_deg)
+
+    def outline_change(self, name: str, coins_mm: Iterable[tuple[float, float]]
+                       ) -> float | None:
         """The share of a piece's outline (OUTLINE_PX either side) that differs from the empty
         table in the last frame: a tile knocked out of place leaves its old edges and shows
         new ones (a 2 mm knock, a strip a pixel or two wide along two of its sides).  None
         while a hand reaches into it (it cannot be told)."""
         if self._result is None:
             return None
-        box, band = self._piece_region(footprint_mm, height_mm, OUTLINE_PX)
-        inside = self._without_coins(box, band, coins_mm) > 0
+        box, band = self._outlines[name]
+        inside = self._without_coins(box, band.copy(), coins_mm) > 0
         if not inside.any() or self._result.hands[box][inside].any():
             return None
         return float(np.mean(self._read[box][inside] > self.config.threshold))
 
-    def learn_piece(self, footprint_mm: Sequence[tuple[float, float]], height_mm: float,
+    def learn_piece(self, name: str, reach_mm: float,
                     coins_mm: Iterable[tuple[float, float]]) -> bool:
-        """Take the last frame as the empty table over a piece that moved (`footprint_mm`
-        grown to take in where it was, where it is and its shadow), the coins' discs left
-        out: its new edges are the table's, not coins."""
-        box, region = self._piece_region(footprint_mm, height_mm)
+        """Take the last frame as the empty table over a piece that moved (its footprint
+        grown by `reach_mm` to take in where it was, where it is and its shadow), the coins'
+        discs left out: its new edges are the table's, not coins."""
+        box, region = self._piece_region(self._grown(name, reach_mm), self._piece_top_mm(name))
         return self._learn(box, self._without_coins(box, region, coins_mm))
 
     def _set_background(self, background_u8: np.ndarray,

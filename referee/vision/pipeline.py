@@ -25,7 +25,6 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from referee import events as ev
-from referee.geometry import square_corners
 from referee.layout import GUARDS, SUITS, Layout
 from referee.vision.capture import Frame
 from referee.vision.detect import CoinDetector, DetectorConfig, PixelMapping
@@ -69,9 +68,6 @@ FACE_FRAMES = 3
 VACATED_MARGIN_MM = 6.0
 """Beyond touching: a neighbour's shadow and the detector's few pixels of margin."""
 
-TILE_OUT_MM = 2.0
-"""A tile this far or farther from its registered place was knocked (RULES-SPEC
-`EV.TILE_MOVED`: more than 2 mm); back within it, it was put back."""
 TILE_MOVED_AGAIN_MM = 1.0
 """A knocked tile moved this much more is reported again, where it lies now."""
 TILES_EVERY_S = 0.5
@@ -174,10 +170,6 @@ class Pipeline:
         """Descriptors of a coin read on consecutive resting frames (FACE_FRAMES of them)."""
         self.tiles = tiles
         """Reads where the tiles stand now (the calibration's); None: no `tile_moved`."""
-        thickness = mapping.tile_thickness_mm
-        self._pieces = {name: (piece.footprint(), piece.layers * thickness)
-                        for name, piece in layout.pieces.items()}
-        """Each piece's registered footprint and the height of its top."""
         self.tiles_due = False
         """A flick or a hand's move settled since the tiles were last looked at."""
         self.tiles_looked_at = 0.0
@@ -258,12 +250,12 @@ class Pipeline:
         if (self.active or self.placed) and self._accounted(hands) and \
                 frame.t - self.last_activity >= self.config.dwell_s:
             out += self._close(frame.t)
-        if self.faces is not None and self.to_read and not self.active and \
-                not hands.any() and frame.t - self.last_activity >= self.config.dwell_s:
+        settled = not self.active and not hands.any() and \
+            frame.t - self.last_activity >= self.config.dwell_s
+        if self.faces is not None and self.to_read and settled:
             out += self._read_faces(frame)
         else:
             self.looks_read.clear()  # the frames read must be consecutive and at rest
-        settled = not hands.any() and frame.t - self.last_activity >= self.config.dwell_s
         if self.tiles is not None and not self.active and (
                 frame.t - self.tiles_looked_at >= TILES_EVERY_S or (self.tiles_due and settled)):
             out += self._check_tiles(frame)
@@ -272,7 +264,8 @@ class Pipeline:
     def _check_tiles(self, frame: Frame) -> list[ev.Event]:
         """Every TILES_EVERY_S while no coin slides, and after a flick or a hand's move once
         all rest and no hand is in view: the pieces whose outline changed are measured
-        (`TileCheck`); one out of its registered place by more than TILE_OUT_MM was knocked,
+        (`TileCheck`); one out of its registered place by more than its limit (RULES-SPEC
+        `EV.TILE_MOVED`: 2 mm, `VerifyLimits.tile_mm`) was knocked,
         one reported so and now back was put back (`tile_moved`, CONTRACT.md).  The empty
         table is learnt again over a tile that moved: its new edges are the table's, not
         coins."""
@@ -280,9 +273,8 @@ class Pipeline:
         self.tiles_due = False
         since, self.tiles_looked_at = self.tiles_looked_at, frame.t
         coins = self._coins_mm()
-        suspects = [name for name, (foot, height) in self._pieces.items()
-                    if (self.detector.outline_change(foot, height, coins) or 0.0)
-                    >= OUTLINE_CHANGE]
+        suspects = [name for name in self.layout.pieces
+                    if (self.detector.outline_change(name, coins) or 0.0) >= OUTLINE_CHANGE]
         return self._tiles_moved(frame, suspects, since) if suspects else []
 
     def _coins_mm(self) -> list[tuple[float, float]]:
@@ -293,6 +285,7 @@ class Pipeline:
         """The pieces `names` measured in `frame`: `tile_moved` for each newly out of its
         place, out by a different distance, or back in it."""
         assert self.tiles is not None
+        out_mm = self.tiles.limits.tile_mm
         reading = self.tiles.read(frame.image)
         if reading.camera_moved:
             return []  # the whole table moved in the image: no knock can be told from it
@@ -302,7 +295,7 @@ class Pipeline:
             by, was = reading.offsets_mm.get(name), self.tiles_out.get(name)
             if by is None:
                 continue  # not found (covered, or knocked over): nothing to say
-            if by > TILE_OUT_MM:
+            if by > out_mm:
                 if was is not None and abs(by - was) < TILE_MOVED_AGAIN_MM:
                     continue  # where it was said to be
                 self.tiles_out[name] = by
@@ -312,10 +305,8 @@ class Pipeline:
                 del self.tiles_out[name]
             out.append(ev.TileMoved(round(frame.t, 4), name, round(by, 1),
                                     evidence={"since": round(since, 4)}))
-            piece, (_, height) = self.layout.pieces[name], self._pieces[name]
-            reach = max(by, was or 0.0) + TILE_OUT_MM  # where it was, is, and its shadow
-            self.detector.learn_piece(square_corners(piece.center_mm, piece.size_mm + 2 * reach,
-                                                     piece.angle_deg), height, coins)
+            reach = max(by, was or 0.0) + out_mm  # where it was, is, and its shadow
+            self.detector.learn_piece(name, reach, coins)
         return out
 
     def _accounted(self, hands: np.ndarray) -> bool:
