@@ -73,6 +73,8 @@ class Truth:
     positions: list[dict[str, tuple[float, float]]]
     moving: list[dict[str, bool]]
     events: list[Event]
+    present: list[dict[str, tuple[float, float]]]
+    """Every coin lying on the table, hidden by a hand or not (not one a hand lifts)."""
 
 
 class ClipData:
@@ -121,16 +123,17 @@ class ClipData:
         rows = [json.loads(line) for line in
                 self.video.with_suffix(".truth.jsonl").read_text().splitlines() if line]
         timeline = self.session.timeline
-        positions, moving = [], []
+        positions, moving, present = [], [], []
         for i in range(frames):
             t = i / self.clip.fps
             now = {c.coin: c for c in timeline.at(t).coins}
             soon = {c.coin: c for c in timeline.at(t + 0.01).coins}
             hidden = {r["coin"]: r["occluded"] for r in rows[i]["coins"]} if i < len(rows) else {}
-            seen = {c: tuple(float(v) for v in p.center_mm) for c, p in now.items()
-                    if p.visible and hidden.get(c, 0.0) <= HIDDEN
-                    and self.layout.on_table(p.center_mm)}
+            there = {c: tuple(float(v) for v in p.center_mm) for c, p in now.items()
+                     if p.visible and self.layout.on_table(p.center_mm)}
+            seen = {c: p for c, p in there.items() if hidden.get(c, 0.0) <= HIDDEN}
             positions.append(seen)
+            present.append(there)
             moving.append({c: bool(np.hypot(*np.subtract(soon[c].center_mm, now[c].center_mm))
                                    > 0.05) for c in seen})
-        return Truth(positions, moving, list(self.session.events))
+        return Truth(positions, moving, list(self.session.events), present)

@@ -7,7 +7,8 @@ from pathlib import Path
 from benchmarks.vision_accuracy import KINDS
 
 START, END = "<!-- bench:start -->", "<!-- bench:end -->"
-NAMES = {"ours": "ours", "sort": "SORT (points)", "norfair": "norfair",
+NAMES = {"ours": "ours", "ours-placed": "ours, every coin placed",
+         "sort": "SORT (points)", "norfair": "norfair",
          "hough+ours": "HoughCircles + our tracker"}
 
 

@@ -54,6 +54,12 @@ def speed(result: dict) -> dict:
             "stage_ms": ms}
 
 
+def _truth_of(tracker: str) -> str:
+    """Coins placed while unseen are scored against every coin on the table, the rest
+    against the coins in view."""
+    return "present" if tracker == "ours-placed" else "truth"
+
+
 def group_figures(results: list[dict], radius_mm: float) -> dict:
     """Every figure of one group of clips."""
     out: dict = {"clips": [r["clip"] for r in results]}
@@ -94,13 +100,14 @@ def group_figures(results: list[dict], radius_mm: float) -> dict:
                                   "precision": _ratio(c["tp"], c["tp"] + c["fp"]), **c}
     out["identity"] = {}
     for name in TRACKERS:
-        truth = [{(r["clip"], c): p for c, p in f.items()} for r in results for f in r["truth"]]
+        truth = [{(r["clip"], c): p for c, p in f.items()} for r in results
+                 for f in r[_truth_of(name)]]
         hyps = [{(r["clip"], k): p for k, p in f.items()} for r in results
                 for f in r["hyps"][name]]
         m = identity(truth, hyps, radius_mm)
         out["identity"][name] = {k: round(m[k], 4) for k in IDENTITY_KEYS}
     out["per_clip"] = {r["clip"]: {name: {k: round(v, 4) for k, v in identity(
-        r["truth"], r["hyps"][name], radius_mm).items() if k in ("idf1", "num_switches")}
+        r[_truth_of(name)], r["hyps"][name], radius_mm).items() if k in ("idf1", "num_switches")}
         for name in TRACKERS} for r in results}
     out["speed"] = {r["clip"]: speed(r) for r in results}
     return out

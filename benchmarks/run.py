@@ -34,7 +34,13 @@ from referee.vision.pipeline import Pipeline
 from referee.vision.reconstruct import FlickWindow
 
 Positions = dict[Any, tuple[float, float]]
-TRACKERS = ("ours", "sort", "norfair", "hough+ours")
+TRACKERS = ("ours", "ours-placed", "sort", "norfair", "hough+ours")
+"""Hypotheses scored for identity.  "ours" is each coin's detection this frame;
+"ours-placed" adds, for every coin without one, where the pipeline places it (a resting coin
+under a hand, one missed for a frame: `Pipeline.placed_mm`): what the referee believes each
+frame, every coin named.  It is scored against every coin on the table, seen or hidden by a
+hand (`Truth.present`): a coin a hand took away but still placed where it lay counts
+against it."""
 
 
 @dataclass
@@ -86,6 +92,11 @@ class Instrumented:
         centres = self.last.center_mm
         return out, {c: (float(centres[j][0]), float(centres[j][1]))
                      for c, j in self.assigned.items()}
+
+    def placed(self, seen: Positions, t: float) -> Positions:
+        """`seen`, and where the pipeline places each coin it did not see
+        (`Pipeline.placed_mm`)."""
+        return self.pipeline.placed_mm(t) | seen
 
     def finish(self, t: float) -> list[Event]:
         return self.timer.wrap("process", self.pipeline.finish)(t)
@@ -165,6 +176,7 @@ def run_clip(data: ClipData) -> dict:
             events, centres = runner.process(frame)
             found[name] += events
             hyps[name].append(centres)
+        hyps["ours-placed"].append(ours.placed(hyps["ours"][-1], frame.t))
         detections["ours"].append(ours.last)
         detections["hough"].append(hough.last)
         i += 1
@@ -206,5 +218,5 @@ def run_clip(data: ClipData) -> dict:
         "events": {name: event_counts(truth.events, f) for name, f in found.items()},
         "detection": {name: detection_counts(truth.positions, [d.center_mm for d in dets],
                                              radius) for name, dets in detections.items()},
-        "truth": truth.positions, "hyps": hyps,
+        "truth": truth.positions, "present": truth.present, "hyps": hyps,
     }

@@ -55,6 +55,10 @@ player aims with a fingertip on the coin for as long as he likes.)"""
 
 QUICKEST_CARRY_S = 0.3
 """No hand lifts a coin, carries it and puts it down in less time than this."""
+MISSED_S = 0.1
+"""A coin unseen this long, its place in view and no hand over it, is no longer placed
+there (`Pipeline.placed_mm`): a hand took it (a lift shows the place empty 2-3 frames
+after the grasp)."""
 
 
 FACE_CONFIDENCE = 0.23
@@ -506,6 +510,27 @@ class Pipeline:
         rest = {c: track.position_mm for c, track in self.tracker.tracks.items()
                 if c not in hidden and not track.gone}
         return [FlickWindow(hidden, rest, 1.0 / self.fps, self.config.noise_mm, t)]
+
+    def placed_mm(self, t: float) -> dict[str, tuple[float, float]]:
+        """Where the referee places each coin on the table after the frame at `t`: the
+        tracker's position of every coin seen then, under a hand, or missed for less than
+        MISSED_S; not a coin whose place shows empty, nor one that left the table (one
+        that slid over the edge is left out at once, before its flick closes)."""
+        if self.tracker is None:
+            return {}
+        return {c: track.position_mm for c, track in self.tracker.tracks.items()
+                if not track.gone and c not in self.off_table
+                and (track.hidden or t - track.last_seen < MISSED_S)
+                and self.layout.on_table(track.position_mm) and not self._over_edge(c, t)}
+
+    def _over_edge(self, coin: str, t: float) -> bool:
+        """Did this coin, unseen at `t`, slide off the table after its last two sightings?"""
+        seen = self.tracks[coin][-2:]
+        if len(seen) < 2 or seen[-1][0] >= t:
+            return False
+        (t0, *p0), (t1, *p1) = seen
+        ahead = np.add(p1, np.subtract(p1, p0) * (t - t1) / (t1 - t0))
+        return not self.layout.on_table(tuple(ahead))
 
     def finish(self, t: float) -> list[ev.Event]:
         """Close a flick still open when the video ends."""
