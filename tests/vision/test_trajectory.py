@@ -141,13 +141,27 @@ def test_a_launch_within_the_first_frames_exposure_does_not_pull_the_slide_ahead
     assert motion.seen_from == pytest.approx(t[1])
 
 
-def _launched(true: Slide) -> tuple[np.ndarray, np.ndarray]:
-    """Frames every 1/30 s from 10 ms before the launch (each at mid-exposure), 0.2 mm of
-    noise; the first reads 3.4 mm ahead, the blur of a launch within its exposure."""
+def test_a_launch_read_3_mm_ahead_at_60_fps_is_dropped_at_the_pipelines_noise() -> None:
+    """Gate-run at 720p60, look 100: the launch frame read 3.19 mm ahead; with the noise
+    width the pipeline fits with (0.8 mm) it was kept, and the slide was 0.74 mm off."""
+    true = Slide(1.8996, (0.0, -209.55), (0.0, 1100.0), DECEL, 9.0)
+    t, p = _launched(true, fps=60.0, ahead_mm=3.19, before_s=-0.0004)
+    motion = fit_motion("moons", t, p, (0.0, -209.55), tuple(true.position(9.0)), DECEL,
+                        noise_mm=0.8)
+    assert motion.seen_from == pytest.approx(t[1])
+    fitted = np.array([motion.position(ti) for ti in t[1:]])
+    truth = np.array([true.position(ti) for ti in t[1:]])
+    assert np.hypot(*(fitted - truth).T).max() < 0.3
+
+
+def _launched(true: Slide, fps: float = 30.0, ahead_mm: float = 3.4, before_s: float = 0.01
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """Frames every 1/fps from `before_s` before the launch (each at mid-exposure), 0.2 mm
+    of noise; the first reads `ahead_mm` ahead, the blur of a launch within its exposure."""
     rng = np.random.default_rng(5)
-    t = true.t0 - 0.01 + np.arange(8) / 30.0
+    t = true.t0 - before_s + np.arange(8) / fps
     p = np.array([true.position(ti) for ti in t]) + rng.normal(0.0, 0.2, (len(t), 2))
-    p[0] += 3.4 * np.asarray(true.v0) / np.hypot(*true.v0)
+    p[0] += ahead_mm * np.asarray(true.v0) / np.hypot(*true.v0)
     return t, p
 
 
