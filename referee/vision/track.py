@@ -21,6 +21,7 @@ trajectory reconstruction, which fits physics to them.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
@@ -70,6 +71,8 @@ own; a hand's fragment sliding with the hand reads 0.78 from the coin it passed 
 from the hand: the capture scenario at look 104, taken for a flick of that coin)."""
 LAUNCH_S = 0.1
 """How long after a coin's launch streak it is held to have moved on (`_behind_launch`)."""
+REST_STEP_MM = 2.0
+"""Two sightings this close, the last sharp: the coin was at rest (`_resting`)."""
 RESTING_MM_S = 30.0
 """A coin slower than this is at rest (the pipeline's threshold for activity too)."""
 
@@ -261,7 +264,10 @@ class Tracker:
         """Left-over coins and detections: match by reach and look, then re-seed.
 
         A coin seen last frame whose place a hand now covers went under the hand: it is not
-        matched far away (a blob at the hand's edge is not that coin struck).
+        matched far away (a blob at the hand's edge is not that coin struck).  A coin at
+        rest leaves it as a streak whose line runs through its place, or seen whole and
+        sharp with its own look: not as a part of a coin's size or a streak off its line,
+        which an arm sweeping past leaves (off-table at look 113: Moons "flicked" by one).
         """
         free_coins = [c for c in coins if c not in assigned]
         used = set(assigned.values()) | fingered
@@ -287,6 +293,7 @@ class Tracker:
             if vague:
                 reach = max(reach, 1500.0)  # a hand may have moved it anywhere
             under_hand = not vague and covered is not None and covered(track.position_mm)
+            leaving = not vague and _resting(track)
             hand_like = (_hand_like(track, detections)
                          | _behind_launch(track, detections, t, resting))
             for k, j in enumerate(free_dets):
@@ -301,6 +308,11 @@ class Tracker:
                         (persists[j] or streaked[j])
                         and _back(track, detections, j, d, look_cost, stacked[k])):
                     continue
+                if leaving and d >= STAYED_MM and not (
+                        _streak_from(track, detections, j) if streaked[j] else
+                        look_cost < CARRIED_LOOK
+                        and detections.confidence[j] >= WHOLE * min(track.size, 1.0)):
+                    continue  # no coin leaving rest: a fragment of an arm sweeping past
                 if vague and d < STAYED_MM:
                     cost[i, k] = d / 50.0  # back where the hand hid it: it did not move
                 elif vague and stacked[k]:
@@ -322,6 +334,15 @@ class Tracker:
             velocity = (detections.center_mm[j] - np.asarray(last)) / dt
             track.filter.reseed(track.last_seen, np.asarray(last, float), velocity)
             assigned[coin] = j
+
+
+def _resting(track: CoinTrack) -> bool:
+    """Was the coin at rest when last seen: sharp, where it was seen the time before?  (Not
+    its filter's speed: a sliding coin missed for a frame is held still until seen again.)"""
+    if len(track.observations) < 2:
+        return True
+    before, last = track.observations[-2:]
+    return last.streak_mm == 0.0 and math.dist(before.center_mm, last.center_mm) < REST_STEP_MM
 
 
 def _hand_like(track: CoinTrack, detections: Detections) -> np.ndarray:

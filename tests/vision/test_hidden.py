@@ -275,7 +275,8 @@ def test_a_streak_of_the_hands_colour_is_no_coin_leaving_rest() -> None:
     """A hand reaching for a coin (to lift it) leaves a fragment streaking with it 125 mm
     from the coin, 0.78 from its look and 0.10 from the hands': not the coin flicked (the
     capture scenario at look 104 read a flick and a 3.7 m/s strike there). A blurred coin
-    reads nearer its own look than the hands'."""
+    reads nearer its own look than the hands' (and is blurred along its way from its place:
+    `test_track`, a streak off that line is no coin leaving rest)."""
     look = np.array([0.85, 0.85, 0.8])
 
     def tracker() -> Tracker:
@@ -285,14 +286,18 @@ def test_a_streak_of_the_hands_colour_is_no_coin_leaving_rest() -> None:
                      covered=lambda p: False)
         return t
 
-    def streak(look_cost: float, to_hand: float) -> Detections:
+    def streak(look_cost: float, to_hand: float, direction: tuple[float, float]
+               ) -> Detections:
         return Detections(np.array([[-180.3, 75.8]]), radius_mm=np.array([9.525]),
-                          streak_mm=np.array([16.0]), streak_dir=np.array([[-0.98, 0.18]]),
+                          streak_mm=np.array([16.0]), streak_dir=np.array([direction]),
                           look=(look - [look_cost, 0.0, 0.0])[None],
                           hand_look=np.array([to_hand]))
 
-    assert tracker().update(4 / 30, streak(0.78, 0.10), covered=lambda p: False) == {}
-    assert tracker().update(4 / 30, streak(0.30, 0.50),
+    from_place = (0.72, 0.694)  # along the line from Moons's place
+    for direction in ((-0.98, 0.18), from_place):
+        assert tracker().update(4 / 30, streak(0.78, 0.10, direction),
+                                covered=lambda p: False) == {}
+    assert tracker().update(4 / 30, streak(0.30, 0.50, from_place),
                             covered=lambda p: False) == {"moons": 0}
 
 

@@ -69,3 +69,59 @@ def test_a_launched_coin_may_stop_at_once_against_a_coin_on_its_line() -> None:
     tracker.update(4 * dt, streak((-206.5, 0.0), 33.0).extended(seen((-184.0, 0.0))))
     assigned = tracker.update(5 * dt, seen((-203.0, 0.0), (-170.0, 0.0)))
     assert assigned["suns"] == 0
+
+
+def _at_rest_then(tracker: Tracker, dt: float, look: np.ndarray, then: Detections
+                  ) -> dict[str, int]:
+    """Moons at rest, seen whole with its look for three frames, then `then`."""
+    for k in range(1, 4):
+        tracker.update(k * dt, Detections(np.array([[0.0, -209.5]]), np.array([RADIUS]),
+                                          look=look[None], confidence=np.array([1.0])))
+    return tracker.update(4 * dt, then)
+
+
+def _blob(centre: tuple[float, float], look: np.ndarray, confidence: float,
+          streak_mm: float = 0.0, direction: tuple[float, float] = (0.0, 0.0)
+          ) -> Detections:
+    return Detections(np.array([centre]), np.array([RADIUS]), np.array([streak_mm]),
+                      np.array([direction]), look[None], np.array([confidence]),
+                      hand_look=np.array([np.inf]))
+
+
+def test_an_arm_s_fragment_sweeping_past_a_resting_coin_is_not_it_leaving() -> None:
+    """Off-table at look 113: an arm sweeping past Moons leaves blobs of about its look
+    80-110 mm away; a part of a coin's size (0.59 of it), or a streak whose line misses
+    Moons's place, is no coin leaving rest."""
+    look = np.array([0.35, 0.3, 0.3])
+    dt = 1 / 30
+    for fragment in (_blob((78.6, -197.3), look + 0.1, 0.59),
+                     _blob((143.7, -210.4), look + 0.1, 1.0, 27.3, (0.0, 1.0))):
+        tracker = Tracker({"moons": (0.0, -209.5)}, 0.0, MotionModel(),
+                          looks={"moons": look})
+        assert _at_rest_then(tracker, dt, look, fragment) == {}
+
+
+def test_a_coin_leaving_rest_is_taken_by_its_streak_or_seen_whole_and_sharp() -> None:
+    """...while the coin itself, blurred along a line through its place or seen whole with
+    its own look (a short exposure: the strike at look 102, first seen 113 mm on), is."""
+    look = np.array([0.35, 0.3, 0.3])
+    dt = 1 / 30
+    for coin in (_blob((0.0, -96.0), look + 0.1, 1.0, 30.0, (0.0, 1.0)),
+                 _blob((0.0, -96.0), look + 0.05, 1.0)):
+        tracker = Tracker({"moons": (0.0, -209.5)}, 0.0, MotionModel(),
+                          looks={"moons": look})
+        assert _at_rest_then(tracker, dt, look, coin) == {"moons": 0}
+
+
+def test_a_sliding_coin_missed_for_a_frame_is_not_taken_for_one_at_rest() -> None:
+    """Gate-run at look 122: Moons launched (a 13.5 mm streak 33 mm on), missed the next
+    frame (its blob half the hand's), so held still by its filter; seen again 61 mm on as
+    part of a coin, it is still the sliding coin, not one that must leave rest whole."""
+    look = np.array([0.35, 0.3, 0.3])
+    dt = 1 / 30
+    tracker = Tracker({"moons": (0.8, -207.6)}, 0.0, MotionModel(), looks={"moons": look})
+    for k in range(1, 4):
+        tracker.update(k * dt, _blob((0.8, -207.6), look, 1.0))
+    tracker.update(4 * dt, _blob((-2.0, -174.7), look + 0.05, 1.0, 13.5, (0.05, -1.0)))
+    tracker.update(5 * dt, Detections.empty())
+    assert tracker.update(6 * dt, _blob((-1.0, -114.0), look + 0.1, 0.42)) == {"moons": 0}
