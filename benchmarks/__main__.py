@@ -33,12 +33,14 @@ QUICK = [Clip("strike", 100)]
 
 def full_clips(looks: int) -> list[Clip]:
     """Each scenario in `looks` looks of its own (no two clips share a look), at 720p30;
-    gate-run at 1080p30 for speed and accuracy at the larger size; and gate-run and
-    fast-flick at 720p60, the rate the issue's tighter moving-coin figure is set for."""
+    gate-run at 1080p30 for speed and accuracy at the larger size; and every scenario once
+    at 720p60, the rate the issue's tighter moving-coin figure is set for (gate-run in the
+    look of its 720p30 and 1080p30 clips, the others in looks of their own)."""
     clips = [Clip(s, 100 + looks * i + k) for i, s in enumerate(SCENARIOS) for k in range(looks)]
-    return [*clips, Clip("gate-run", 100, (1920, 1080)),
-            Clip("gate-run", 100, fps=60.0),
-            Clip("fast-flick", 100 + len(SCENARIOS) * looks, fps=60.0)]
+    fresh = 100 + len(SCENARIOS) * looks
+    at_60 = [Clip("gate-run", 100, fps=60.0), Clip("fast-flick", fresh, fps=60.0)]
+    at_60 += [Clip(s, fresh + 1 + i, fps=60.0) for i, s in enumerate(SCENARIOS[1:-1])]
+    return [*clips, Clip("gate-run", 100, (1920, 1080)), *at_60]
 
 
 def one_core(core: int | None = None) -> None:

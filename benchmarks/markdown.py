@@ -28,7 +28,7 @@ def identity_table(g: dict) -> list[str]:
     lines = ["| tracker (same detections) | IDF1 | HOTA | MOTA | ID switches | recall | "
              "precision |", "|---|---|---|---|---|---|---|"]
     for name, m in g["identity"].items():
-        lines.append(f"| {NAMES[name]} | {_f(m['idf1'])} | {_f(m['hota'])} | {_f(m['mota'])} | "
+        lines.append(f"| {NAMES[name]} | {_f(m['idf1'], 4)} | {_f(m['hota'])} | {_f(m['mota'])} | "
                      f"{_n(m['num_switches'])} | {_f(m['recall'])} | {_f(m['precision'])} |")
     return lines
 
@@ -119,7 +119,7 @@ def readme_block(report: dict) -> str:
              "| clips | tracker | IDF1 | HOTA | MOTA | ID switches |", "|---|---|---|---|---|---|"]
     for group, g in report["groups"].items():
         for name, m in g["identity"].items():
-            lines.append(f"| {group} × {len(g['clips'])} | {NAMES[name]} | {_f(m['idf1'])} | "
+            lines.append(f"| {group} × {len(g['clips'])} | {NAMES[name]} | {_f(m['idf1'], 4)} | "
                          f"{_f(m['hota'])} | {_f(m['mota'])} | {_n(m['num_switches'])} |")
     lines += ["", "| clips | flicks R / P | crossings R / P | contacts R / P | tower hits R / P | "
               "resting RMS mm | moving p95 mm: detections; paths | "
