@@ -25,19 +25,13 @@ from referee.vision.source import VideoSource
 from tests.e2e.conftest import PIN, ROOT, Served, checked_page
 
 CLIP = "gate-run"
-"""The clip replayed.  Every sample clip was tried (`referee calibrate`, `referee analyze`,
-`referee adjudicate`, against `events.jsonl` adjudicated) on 2026-11-22 at 08:35 UTC with the
-vision of that moment: gate-run is read right (both flicks, all three crossings, nothing
-invented); it is short, and its truth (two scoring crossings) is a clear scoreboard change."""
-MISREAD = {
-    "strike": "vision never sees Moons' fast streak under this look (too faint at this "
-              "exposure): the strike, the tower hit and the crossings are all missed",
-    "capture": "vision reads the three flicks of Moons and both scores right, guard 2's "
-               "flick as lifted and placed, Moons struck as flicked, and not the prisoner "
-               "put on its tower: no capture",
-    "off-table": "vision reads Arms' flick and its exit right; Arms put back at the edge at "
-                 "3.9 s is still under the hand when the clip ends",
-}
+"""The clip replayed: short, and its truth (two scoring crossings) is a clear scoreboard
+change.  On 2026-11-25 every other sample clip (strike, capture, off-table) also gave its true
+rulings through `referee calibrate`, `referee analyze` and the rules engine (kind, clause and
+coin of each, against `events.jsonl` adjudicated); `benchmarks.sample_clips` has the events."""
+MISREAD: dict[str, str] = {}
+"""Clips vision misreads, with what it gets wrong: the test is then a strict xfail, which
+fails the day vision reads the clip right (none today)."""
 VIDEO = ROOT / "sample_videos" / CLIP / "video.mp4"
 TRUTH = ROOT / "sample_videos" / CLIP / "events.jsonl"
 
