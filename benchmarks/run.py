@@ -93,11 +93,6 @@ class Instrumented:
         return out, {c: (float(centres[j][0]), float(centres[j][1]))
                      for c, j in self.assigned.items()}
 
-    def placed(self, seen: Positions, t: float) -> Positions:
-        """`seen`, and where the pipeline places each coin it did not see
-        (`Pipeline.placed_mm`)."""
-        return self.pipeline.placed_mm(t) | seen
-
     def finish(self, t: float) -> list[Event]:
         return self.timer.wrap("process", self.pipeline.finish)(t)
 
@@ -176,7 +171,7 @@ def run_clip(data: ClipData) -> dict:
             events, centres = runner.process(frame)
             found[name] += events
             hyps[name].append(centres)
-        hyps["ours-placed"].append(ours.placed(hyps["ours"][-1], frame.t))
+        hyps["ours-placed"].append(ours.pipeline.placed_mm(frame.t) | hyps["ours"][-1])
         detections["ours"].append(ours.last)
         detections["hough"].append(hough.last)
         i += 1

@@ -202,10 +202,9 @@ class CoinDetector:
         self._on_tiles = np.zeros(self.table_mask.shape, np.uint8)
         """255 where no coin's centre is seen: deep inside a flat tile (a coin slides
         against tiles, never over one; only a stack's top holds a coin)."""
-        for piece in layout.pieces.values():
+        for name, piece in layout.pieces.items():
             if not piece.is_stack and piece.size_mm > 2.0 * ON_TILE_MM:
-                inner = square_corners(piece.center_mm, piece.size_mm - 2.0 * ON_TILE_MM,
-                                       piece.angle_deg)
+                inner = self._grown(name, -ON_TILE_MM)
                 inner_px = mapping.to_pixels(mapping.seen_mm(inner, COIN_HEIGHT_MM)) - [rx0, ry0]
                 cv2.fillConvexPoly(self._on_tiles, np.round(inner_px).astype(np.int32), 255)
         self._inside = self.table_mask > 0
@@ -962,7 +961,7 @@ class CoinDetector:
         return self.layout.pieces[name].layers * self.mapping.tile_thickness_mm
 
     def _grown(self, name: str, by_mm: float) -> list[tuple[float, float]]:
-        """A piece's footprint with each side moved `by_mm` outwards."""
+        """A piece's footprint with each side moved `by_mm` outwards (inwards if negative)."""
         piece = self.layout.pieces[name]
         return square_corners(piece.center_mm, piece.size_mm + 2.0 * by_mm, piece.angle_deg)
 

@@ -279,21 +279,22 @@ class Pipeline:
         coins = self._coins_mm()
         suspects = [name for name in self.layout.pieces
                     if (self.detector.outline_change(name, coins) or 0.0) >= OUTLINE_CHANGE]
-        return self._tiles_moved(frame, suspects, since) if suspects else []
+        return self._tiles_moved(frame, suspects, since, coins) if suspects else []
 
     def _coins_mm(self) -> list[tuple[float, float]]:
         assert self.tracker is not None
         return [track.position_mm for track in self.tracker.tracks.values() if not track.gone]
 
-    def _tiles_moved(self, frame: Frame, names: list[str], since: float) -> list[ev.Event]:
+    def _tiles_moved(self, frame: Frame, names: list[str], since: float,
+                     coins: list[tuple[float, float]]) -> list[ev.Event]:
         """The pieces `names` measured in `frame`: `tile_moved` for each newly out of its
-        place, out by a different distance, or back in it."""
+        place, out by a different distance, or back in it (`coins`: where the coins are,
+        left out of what is learnt again)."""
         assert self.tiles is not None
         out_mm = self.tiles.limits.tile_mm
         reading = self.tiles.read(frame.image)
         if reading.camera_moved:
             return []  # the whole table moved in the image: no knock can be told from it
-        coins = self._coins_mm()
         out: list[ev.Event] = []
         for name in names:
             by, was = reading.offsets_mm.get(name), self.tiles_out.get(name)
@@ -612,4 +613,3 @@ def run(frames: Iterable[Frame], pipeline: Pipeline) -> Iterator[ev.Event]:
         last_t = frame.t
         yield from pipeline.process(frame)
     yield from pipeline.finish(last_t)
-

@@ -310,8 +310,7 @@ class Tracker:
                     continue
                 if leaving and d >= STAYED_MM and not (
                         _streak_from(track, detections, j) if streaked[j] else
-                        look_cost < CARRIED_LOOK
-                        and detections.confidence[j] >= WHOLE * min(track.size, 1.0)):
+                        _itself(track, detections, j, look_cost)):
                     continue  # no coin leaving rest: a fragment of an arm sweeping past
                 if vague and d < STAYED_MM:
                     cost[i, k] = d / 50.0  # back where the hand hid it: it did not move
@@ -397,9 +396,16 @@ def _back(track: CoinTrack, detections: Detections, j: int, d: float, look_cost:
     """
     if detections.streaked[j]:
         return _streak_from(track, detections, j)
+    return d <= CARRIED_MM or _itself(track, detections, j, look_cost, on_stack)
+
+
+def _itself(track: CoinTrack, detections: Detections, j: int, look_cost: float,
+            on_stack: bool = False) -> bool:
+    """Is sharp detection `j` this coin whole, with its own look (less strictly on a
+    tower's top: `on_stack`), and no fragment of a hand or an arm?"""
     whole, look_limit = (STACK_WHOLE, STACK_LOOK) if on_stack else (WHOLE, CARRIED_LOOK)
-    return d <= CARRIED_MM or bool(detections.confidence[j] >= whole * min(track.size, 1.0)
-                                   and look_cost < look_limit)
+    return bool(detections.confidence[j] >= whole * min(track.size, 1.0)
+                and look_cost < look_limit)
 
 
 def _streak_from(track: CoinTrack, detections: Detections, j: int) -> bool:
