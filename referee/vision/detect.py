@@ -576,7 +576,8 @@ class CoinDetector:
             if hand_look is not None:
                 colour = self._still_there(crop, diff, empty, gain, hands, px - origin, look,
                                            hand_look)
-            if colour is None and not blob and self._views.still_shows(px, self._blurred, gain):
+            if colour is None and not blob and self._views.still_shows(
+                    px, self._blurred, self._diff, gain):
                 colour = look
             if colour is not None:
                 kept.append((center_mm, colour, px))
