@@ -220,6 +220,12 @@ class Pipeline:
         detections, hands = self.detector.detect(frame.image, resting)
         assigned = self.tracker.update(
             frame.t, detections, covered=lambda p: self.detector.covered(hands, p))
+        for rewrite in self.tracker.rewritten:  # a fingertip was taken for the coin
+            dropped = set(rewrite.dropped)
+            self.tracks[rewrite.coin] = sorted(
+                [o for o in self.tracks[rewrite.coin] if o[0] not in dropped] + rewrite.added)
+            if rewrite.added:
+                self.hidden_since.pop(rewrite.coin, None)  # it was sliding, seen
         for coin, track in self.tracker.tracks.items():
             j = assigned.get(coin)
             if j is None:

@@ -9,7 +9,12 @@ them.  Each frame (`update`, called even when nothing is detected, as SORT does)
    this catches impacts (a resting coin struck hard lands far from its prediction) and coins
    that come back after a hand hid them; the filter is then re-seeded from observations
    (OC-SORT's observation-centric recovery);
-3. coins without a detection coast; the caller says whether a hand covers their prediction.
+3. a fingertip left where a coin rested, taken for it, is undone once the coin's slide is
+   seen: a run of detections no coin took that slides like a coin (`orphans`) is given to
+   the coin whose resting place its line runs back through, if that coin was not seen to
+   leave on it; and a coin seen sliding from its place loses the sightings since rest that
+   lie off its path (`Tracker.rewritten` tells the caller);
+4. coins without a detection coast; the caller says whether a hand covers their prediction.
 
 A resting coin's detection that touches a hand and lies within a radius of it is not taken:
 a fingertip merged into the blob would drag the centre (and invent a motion) before the
@@ -21,6 +26,7 @@ trajectory reconstruction, which fits physics to them.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -30,6 +36,7 @@ from scipy.optimize import linear_sum_assignment
 
 from referee.vision.detections import Detections, near_any
 from referee.vision.kalman import CoinFilter, MotionModel
+from referee.vision.orphans import SLIDE_POINTS, Chain, Orphans
 from referee.vision.reidentify import exchange_after
 
 GATE_CHI2 = 18.4
@@ -75,6 +82,13 @@ REST_STEP_MM = 2.0
 """Two sightings this close, the last sharp: the coin was at rest (`_resting`)."""
 RESTING_MM_S = 30.0
 """A coin slower than this is at rest (the pipeline's threshold for activity too)."""
+RELAUNCH_S = 0.35
+"""A lost slide is a coin's only if it began this soon after the coin was last at rest."""
+REST_SIGHTINGS = 3
+"""...where it was seen sharp and still this many times running (`_launched_from`)."""
+WANDER_MM = 40.0
+"""...and the coin's sightings since stayed this near its place (a fingertip's wander, two
+diameters: 16 mm at look 121, 33 mm beside a tile there)."""
 
 
 @dataclass
@@ -84,6 +98,16 @@ class Observation:
     streak_mm: float = 0.0
     streak_dir: tuple[float, float] = (0.0, 0.0)
     """The streak's unit direction on the table (its sign unknown; 0 when sharp)."""
+
+
+@dataclass(frozen=True)
+class Rewrite:
+    """A coin's past sightings found to be a fingertip's: those at `dropped` (times) go,
+    `added` (t, x, y) take their place (the coin's slide, seen but not taken for it)."""
+
+    coin: str
+    dropped: list[float]
+    added: list[tuple[float, float, float]]
 
 
 @dataclass
@@ -136,6 +160,9 @@ class Tracker:
         self.t = t0
         self._previous = np.zeros((0, 2))
         """The last frame's detected centres that no coin took."""
+        self._orphans = Orphans()
+        self.rewritten: list[Rewrite] = []
+        """This frame's coins whose past sightings were found to be a fingertip's."""
 
     def update(self, t: float, detections: Detections,
                covered: Callable[[tuple[float, float]], bool] | None = None
@@ -162,6 +189,8 @@ class Tracker:
                 assigned[coins[i]] = j
             self._second_round(t, detections, [c for c in coins if c not in held], assigned,
                                fingered, covered, resting)
+        self.rewritten = []
+        self._relaunch(t, detections, coins, assigned)
         for coin in coins:
             track = self.tracks[coin]
             j = assigned.get(coin)
@@ -184,10 +213,92 @@ class Tracker:
             track.observations.append(Observation(
                 t, (float(z[0]), float(z[1])), float(detections.streak_mm[j]),
                 (float(detections.streak_dir[j][0]), float(detections.streak_dir[j][1]))))
+        if len(detections):
+            radius = float(detections.radius_mm.max())
+            for coin in assigned:
+                self._off_path(coin, radius)
         self.t = t
         taken = sorted(set(assigned.values()))
         self._previous = np.delete(detections.center_mm, taken, axis=0)
         return assigned
+
+    def _relaunch(self, t: float, detections: Detections, coins: list[str],
+                  assigned: dict[str, int]) -> None:
+        """Give each lost slide (`orphans`) to its coin; keep the chains of what is left."""
+        free = [j for j in range(len(detections)) if j not in set(assigned.values())]
+        self._orphans.update(t, detections.center_mm[free], detections.look[free], free)
+        for chain in self._orphans.slides():
+            launched = self._launched(chain, detections, coins, assigned)
+            if launched is None:
+                continue
+            coin, k = launched
+            track = self.tracks[coin]
+            *before, (t1, x1, y1) = chain.points
+            self.rewritten.append(Rewrite(coin, [o.t for o in track.observations[k + 1:]],
+                                          before))
+            track.observations[k + 1:] = [Observation(tp, (xp, yp)) for tp, xp, yp in before]
+            t0, x0, y0 = before[-1]
+            track.filter.reseed(t0, np.array([x0, y0]),
+                                (np.array([x1, y1]) - (x0, y0)) / max(t1 - t0, 1e-6))
+            track.last_seen, track.hidden = t0, False
+            assigned[coin] = chain.index
+            self._orphans.drop(chain)
+
+    def _off_path(self, coin: str, radius: float) -> None:
+        """Drop a sliding coin's sightings since rest that lie off its path from its place
+        (behind it, or beside its line): a fingertip or a hand's fragment taken for it
+        before the coin was seen sliding away (off-table at look 121: a fragment beside a
+        tile, taken for the coin for five frames, invented a hit on that tile)."""
+        track = self.tracks[coin]
+        obs = track.observations
+        if len(obs) < SLIDE_POINTS + 1 or \
+                math.dist(obs[-1].center_mm, obs[-2].center_mm) < REST_STEP_MM:
+            return  # (at rest: the usual case, decided at once)
+        slide = Chain([(o.t, *o.center_mm) for o in obs[-SLIDE_POINTS:]])
+        if not slide.is_slide():
+            return
+        k = _launched_from(track, slide, radius)
+        if k is None:
+            return
+        place, u = np.asarray(obs[k].center_mm), slide.direction
+        end = float((np.asarray(slide.points[0][1:]) - place) @ u)
+        off: list[float] = []
+        for o in obs[k + 1:len(obs) - SLIDE_POINTS]:
+            d = np.asarray(o.center_mm) - place
+            along, across = float(d @ u), abs(float(d[0] * u[1] - d[1] * u[0]))
+            if not (-REST_STEP_MM <= along <= end + REST_STEP_MM and across <= radius):
+                off.append(o.t)
+        if off:
+            self.rewritten.append(Rewrite(coin, off, []))
+            track.observations = [o for o in obs if o.t not in off]
+
+    def _launched(self, chain: Chain, detections: Detections, coins: list[str],
+                  assigned: dict[str, int]) -> tuple[str, int] | None:
+        """The coin a lost slide left from (`_launched_from`), not at rest at its place now
+        and of the slide's look: the coin and the index of its sighting at rest there;
+        None if no coin, or more than one, fits."""
+        j = chain.index
+        radius = float(detections.radius_mm[j])
+        fits: list[tuple[str, int]] = []
+        for coin in coins:
+            track = self.tracks[coin]
+            if track.look is None or detections.look.shape[1] != len(track.look):
+                continue
+            k = _launched_from(track, chain, radius)
+            if k is None:
+                continue
+            now = assigned.get(coin)
+            if now is not None and math.dist(detections.center_mm[now],
+                                             track.observations[k].center_mm) < REST_STEP_MM:
+                continue  # seen at rest there now
+            look = float(np.mean([np.linalg.norm(v - track.look) for v in chain.looks]))
+            if look >= CARRIED_LOOK or _hand_like(track, detections)[j]:
+                continue
+            fits.append((coin, k))
+        if len(fits) != 1:
+            return None
+        assigned.pop(fits[0][0], None)  # what it took now was the fingertip
+        return fits[0]
 
     def _resting(self, coins: list[str]) -> list[np.ndarray]:
         """Where the coins at rest and in view are."""
@@ -342,6 +453,35 @@ def _resting(track: CoinTrack) -> bool:
         return True
     before, last = track.observations[-2:]
     return last.streak_mm == 0.0 and math.dist(before.center_mm, last.center_mm) < REST_STEP_MM
+
+
+def _launched_from(track: CoinTrack, slide: Chain, radius_mm: float) -> int | None:
+    """Where a slide left from, if this coin rested there: the index of its last sighting
+    at rest (REST_SIGHTINGS sharp ones running, each within REST_STEP_MM of the one before)
+    in the RELAUNCH_S before the slide's first sighting, on the slide's line behind it and
+    within its reach, all its sightings since within WANDER_MM of it.  A fingertip pressed
+    where the coin was, taken for it, may stay still as long: rests off the line are not
+    where the slide left from."""
+    obs = track.observations
+    (t_first, *first), u = slide.points[0], slide.direction
+    for k in range(len(obs) - 1, REST_SIGHTINGS - 2, -1):
+        rest = obs[k]
+        if rest.t < t_first - RELAUNCH_S:
+            return None
+        run = obs[k - REST_SIGHTINGS + 1:k + 1]
+        if rest.t >= t_first or any(o.streak_mm > radius_mm for o in run) or any(
+                math.dist(a.center_mm, b.center_mm) >= REST_STEP_MM
+                for a, b in itertools.pairwise(run)):
+            continue
+        if any(math.dist(o.center_mm, rest.center_mm) > WANDER_MM for o in obs[k + 1:]
+               if o.t < t_first):
+            return None  # it went somewhere of its own since
+        off = np.asarray(first) - rest.center_mm
+        along, across = float(off @ u), abs(float(off[0] * u[1] - off[1] * u[0]))
+        reach = slide.first_speed_mm_s * (t_first - rest.t) * 1.5 + 2.0 * radius_mm
+        if 0.0 < along <= reach and across <= radius_mm:
+            return k
+    return None
 
 
 def _hand_like(track: CoinTrack, detections: Detections) -> np.ndarray:

@@ -1,0 +1,114 @@
+"""A fingertip taken for a coin is undone once the coin's slide is seen (`orphans`, and the
+tracker's use of them), on detections with known answers taken from look 121 and look 111."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from referee.vision.detections import Detections
+from referee.vision.kalman import MotionModel
+from referee.vision.orphans import Chain, Orphans
+from referee.vision.track import Tracker
+
+RADIUS = 9.525
+COIN = np.array([0.55, 0.65, 0.72])
+SKIN = COIN + 0.03  # a pale finger over pale coins (look 121): 0.05 from the coin's look
+
+
+def blobs(*centres: tuple[float, float], looks: list[np.ndarray] | None = None) -> Detections:
+    looks = looks or [COIN] * len(centres)
+    return Detections(np.array(centres, float).reshape(-1, 2), np.full(len(centres), RADIUS),
+                      look=np.array(looks), confidence=np.ones(len(centres)))
+
+
+def chain(*points: tuple[float, float, float]) -> Chain:
+    return Chain(list(points))
+
+
+def test_a_straight_slide_losing_speed_is_a_slide() -> None:
+    assert chain((0.0, 0, 0), (0.1, 100, 1), (0.2, 190, 0)).is_slide()
+
+
+@pytest.mark.parametrize("points, why", [
+    (((0.0, 0, 0), (0.1, 100, 0)), "two points fix no test of a line"),
+    (((0.0, 0, 0), (0.1, 100, 10), (0.2, 190, 0)), "not straight"),
+    (((0.0, 0, 0), (0.1, 10, 0), (0.2, 20, 0)), "too slow for a flicked coin"),
+    (((0.0, 0, 0), (0.1, 50, 0), (0.2, 150, 0)), "speeding up: pushed, not sliding"),
+    (((0.0, 0, 0), (0.1, 100, 0), (0.2, 50, 0)), "turned back"),
+])
+def test_what_is_no_slide(points: tuple[tuple[float, float, float], ...], why: str) -> None:
+    assert not chain(*points).is_slide(), why
+
+
+def test_free_detections_link_frame_to_frame_and_a_chain_outlives_one_missed_frame() -> None:
+    orphans = Orphans()
+    dt = 1 / 30
+    hand = [(300.0, 300.0), (340.0, 290.0), (310.0, 330.0)]  # a fragment, jumping about
+    for k, x in enumerate((0.0, 50.0, 95.0)):
+        orphans.update(k * dt, np.array([[x, 0.0], hand[k]]), np.array([COIN, SKIN]), [4, 7])
+    slides = orphans.slides()
+    assert [s.index for s in slides] == [4]
+    assert [p[1] for p in slides[0].points] == [0.0, 50.0, 95.0]
+    orphans.update(3 * dt, np.zeros((0, 2)), np.zeros((0, 3)), [])  # missed once
+    orphans.update(4 * dt, np.array([[170.0, 0.0]]), np.array([COIN]), [0])
+    assert [p[1] for p in orphans.slides()[0].points] == [0.0, 50.0, 95.0, 170.0]
+    orphans.update(5 * dt, np.zeros((0, 2)), np.zeros((0, 3)), [])
+    orphans.update(6 * dt, np.zeros((0, 2)), np.zeros((0, 3)), [])
+    orphans.update(7 * dt, np.array([[250.0, 0.0]]), np.array([COIN]), [0])
+    assert orphans.slides() == []  # missed twice: a new chain of one
+
+
+def test_a_slide_no_coin_took_goes_to_the_coin_whose_fingertip_was_followed() -> None:
+    """Strike at look 111, 720p60: Moons rests; a fingertip stays 12 mm behind its place
+    while the coin slides off north, unclaimed, 28 mm a frame.  Three frames of that slide
+    give it to Moons, whose sightings since rest (the fingertip's) are replaced."""
+    dt = 1 / 60
+    tracker = Tracker({"moons": (0.0, -211.3)}, 0.0, MotionModel(), looks={"moons": COIN})
+    for k in range(1, 5):
+        tracker.update(k * dt, blobs((0.0, -211.3)))
+    slide = [(0.0, -179.8), (0.0, -151.5), (-0.2, -123.4)]
+    fingertip = [(0.2, -223.2), (0.5, -222.3), (1.3, -223.6)]
+    for k, (tip, coin) in enumerate(zip(fingertip[:2], slide[:2], strict=True), start=5):
+        assert tracker.update(k * dt, blobs(tip, coin, looks=[SKIN, COIN])) == {"moons": 0}
+    assert tracker.update(7 * dt, blobs(fingertip[2], slide[2], looks=[SKIN, COIN])) == {
+        "moons": 1}
+    (rewrite,) = tracker.rewritten
+    assert rewrite.coin == "moons"
+    assert rewrite.dropped == pytest.approx([5 * dt, 6 * dt])
+    assert [p[1:] for p in rewrite.added] == slide[:2]
+    seen = [o.center_mm for o in tracker.tracks["moons"].observations]
+    assert seen[-4:] == [(0.0, -211.3), *slide]
+    assert tracker.tracks["moons"].filter.x[3] > 1000.0  # sliding north, fast
+
+
+def test_a_coin_at_rest_in_view_is_not_given_a_slide_that_points_at_it() -> None:
+    dt = 1 / 60
+    tracker = Tracker({"moons": (0.0, -211.3)}, 0.0, MotionModel(), looks={"moons": COIN})
+    for k in range(1, 5):
+        tracker.update(k * dt, blobs((0.0, -211.3)))
+    for k, y in enumerate((-179.8, -151.5, -123.4), start=5):
+        assert tracker.update(k * dt, blobs((0.0, -211.3), (0.0, y))) == {"moons": 0}
+    assert tracker.rewritten == []
+
+
+def test_a_sliding_coin_loses_the_sightings_since_rest_that_lie_off_its_path() -> None:
+    """Off-table at look 121: a fragment beside a tile, 10-30 mm from Arms' place, taken for
+    Arms for five frames (it invented a hit on that tile); then Arms is seen sliding south
+    from its place: those five sightings go."""
+    dt = 1 / 30
+    tracker = Tracker({"arms": (210.0, 0.0)}, 0.0, MotionModel(), looks={"arms": COIN})
+    for k in range(1, 5):
+        tracker.update(k * dt, blobs((210.0, 0.0)))
+    fragment = [(221.0, 10.0), (240.0, 15.0), (240.0, 14.0), (240.0, 14.0), (219.0, 10.0)]
+    for k, p in enumerate(fragment, start=5):
+        assert tracker.update(k * dt, blobs(p)) == {"arms": 0}
+    assert [o.center_mm for o in tracker.tracks["arms"].observations][-1] == fragment[-1]
+    slide = [(211.0, -127.0), (212.0, -184.0), (210.0, -240.0)]
+    for k, p in enumerate(slide, start=10):
+        assert tracker.update(k * dt, blobs(p)) == {"arms": 0}
+    (rewrite,) = tracker.rewritten
+    assert rewrite.dropped == pytest.approx([k * dt for k in range(5, 10)])
+    assert rewrite.added == []
+    assert [o.center_mm for o in tracker.tracks["arms"].observations][-4:] == [
+        (210.0, 0.0), *slide]
