@@ -137,7 +137,8 @@ class Pipeline:
                  fps: float, coins: Mapping[str, tuple[float, float]] | None = None,
                  config: PipelineConfig | None = None,
                  detector_config: DetectorConfig | None = None,
-                 faces: CoinFaces | None = None, tiles: TileCheck | None = None) -> None:
+                 faces: CoinFaces | None = None, tiles: TileCheck | None = None,
+                 starts_session: bool = True) -> None:
         self.layout = layout
         self.fps = fps
         self.config = config or PipelineConfig()
@@ -180,13 +181,25 @@ class Pipeline:
         """When the tiles were last looked at (their outlines, or measured)."""
         self.tiles_out: dict[str, float] = {}
         """Tiles reported knocked and not yet put back: how far out (mm)."""
+        self.starts_session = starts_session
+        """The first frame starts the session: its events begin with a `settled` giving
+        where each coin rests (`_bind`).  False when vision goes on after a lost camera or
+        in a resumed session, whose coins' places the referee already has."""
         self.on_window: Callable[[FlickWindow], None] | None = None
         """Called with each flick's window as it is reconstructed (the benchmark compares
         its fitted paths with the truth)."""
 
     # ---------------------------------------------------------------- the session start
-    def _bind(self, frame: Frame) -> None:
-        """Learn the empty table and bind identities to the first frame's coins."""
+    def _bind(self, frame: Frame) -> dict[str, tuple[float, float]]:
+        """Learn the empty table and bind identities to the first frame's coins; return
+        where each coin found rests.
+
+        The session starts with a `settled` event giving those places: the rules compare
+        where a coin rests after a flick with where it rested before (a coin moved more than
+        2 mm by a void flick goes back), and before the first flick they know only the
+        layout's spots, which no player puts a coin on exactly and which vision reads
+        through its own small bias (look 121: Moons 2.0 mm off its spot, rolled back in
+        place of the coin that went off the table)."""
         self.detector.learn_empty_table(frame.image, self.spots.values())
         detections, _ = self.detector.detect(frame.image)
         start = dict(self.spots)
@@ -207,12 +220,16 @@ class Pipeline:
             decel_mm_s2=self.config.decel_mm_s2, r_mm=self.config.noise_mm),
             looks=looks if len(looks) == len(start) else None, sizes=sizes,
             on_stack=lambda p: self.layout.stack_at(p) is not None)
+        return {c: (round(float(start[c][0]), 2), round(float(start[c][1]), 2))
+                for c in sorted(looks)}
 
     # ---------------------------------------------------------------- per frame
     def process(self, frame: Frame) -> list[ev.Event]:
         out: list[ev.Event] = []
-        if self.tracker is None:
-            self._bind(frame)  # (a tile knocked before: `referee calibrate --verify`)
+        if self.tracker is None:  # (a tile knocked before: `referee calibrate --verify`)
+            start = self._bind(frame)
+            if self.starts_session:
+                out.append(ev.Settled(frame.t, start))
         assert self.tracker is not None
         resting = [(track.position_mm, track.look) for track in self.tracker.tracks.values()
                    if track.look is not None and not track.gone

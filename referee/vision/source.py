@@ -200,13 +200,15 @@ class _VisionSource(PacedClock):
         self.coins = list(start_spots(self.profile.layout))
 
     def _pipeline(self, size: tuple[int, int], fps: float,
-                  coins: dict[str, tuple[float, float]] | None = None) -> Pipeline:
+                  coins: dict[str, tuple[float, float]] | None = None,
+                  starts_session: bool = True) -> Pipeline:
         from calibration.face_reader import CoinFaces
         from calibration.verify import TileCheck
 
         return Pipeline(mapping_from_profile(self.profile), self.profile.layout, size, fps,
                         coins=coins, faces=CoinFaces.from_profile(self.profile),
-                        tiles=TileCheck.from_profile(self.profile))
+                        tiles=TileCheck.from_profile(self.profile),
+                        starts_session=starts_session)
 
 
 class VideoSource(_VisionSource):
@@ -458,7 +460,8 @@ class CameraSource(_VisionSource):
         if self._pipeline_ is None:
             spots = {**start_spots(self.profile.layout), **self._resume} if self._resume \
                 else None
-            self._pipeline_ = self._pipeline(camera.size, camera.fps, coins=spots)
+            self._pipeline_ = self._pipeline(camera.size, camera.fps, coins=spots,
+                                             starts_session=not self._resume)
             self._frames = max(self._frames, self.first_frame)
             self._history = CoinHistory(self.coins, camera.fps)
         feed = _FrameFeed(camera)
@@ -511,7 +514,8 @@ class CameraSource(_VisionSource):
         resting = {c: (float(t.position_mm[0]), float(t.position_mm[1]))
                    for c, t in pipeline.tracker.tracks.items()}
         spots = {**start_spots(self.profile.layout), **resting}
-        self._pipeline_ = self._pipeline(self.camera.size, self.camera.fps, coins=spots)
+        self._pipeline_ = self._pipeline(self.camera.size, self.camera.fps, coins=spots,
+                                         starts_session=False)
         self._pipeline_.up.update(pipeline.up)  # the faces up are still up
 
     def reopen(self) -> None:

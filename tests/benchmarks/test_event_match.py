@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from benchmarks.final_states import same
 from benchmarks.vision_accuracy import match
 from referee.events import Cross, Lift, Place
 
@@ -23,3 +24,18 @@ def test_a_lift_or_place_matches_within_the_interval_its_coin_was_hidden() -> No
     cross = Cross(2.0, "moons", "gate-1", "-", (0.0, -50.8))
     assert match([cross], [Cross(2.04, "moons", "gate-1", "-", (0.0, -50.8))])[0] == 1
     assert match([cross], [Cross(2.06, "moons", "gate-1", "-", (0.0, -50.8))])[0] == 0
+
+
+def test_final_states_are_the_same_up_to_the_placement_tolerance() -> None:
+    """A place the players are asked to put a coin on comes from vision's reading (within a
+    millimetre or so) in one fold and from the true events in the other: the same request
+    within the engine's own placement tolerance; every other field must be equal."""
+    request = {"coin": "arms", "kind": "spot", "at": [209.55, 0.0], "clause": "G-CCN-42"}
+    state = {"over": False, "pending_placements": [request]}
+    near = {**request, "at": [210.38, -0.12]}
+    assert same(state, {"over": False, "pending_placements": [near]})
+    far = {**request, "at": [212.0, 0.0]}
+    assert not same(state, {"over": False, "pending_placements": [far]})
+    assert not same(state, {"over": False, "pending_placements": [{**near, "coin": "moons"}]})
+    assert not same(state, {"over": True, "pending_placements": [request]})
+    assert not same(state, {"over": False, "pending_placements": []})

@@ -19,7 +19,7 @@ from referee.sim.scenarios import scenario
 from referee.sim.script import play
 from referee.vision.calibrated import mapping_from_camera
 from referee.vision.capture import Frame
-from referee.vision.pipeline import Pipeline, run
+from referee.vision.pipeline import Pipeline, run, start_spots
 
 LAYOUT = castle_croquetnole_layout()
 
@@ -48,6 +48,18 @@ def test_flicks_and_crossings_found_in_order_and_on_time(analysed) -> None:
 def test_nothing_invented(analysed) -> None:
     _, got = analysed
     assert not [e for e in got if e.type in ("lift", "place", "contact", "off_table")]
+
+
+def test_the_session_starts_with_where_each_coin_rests(analysed) -> None:
+    """The first event gives the rules vision's own reading of every coin at the start (to
+    compare with its readings after each flick), each within 1.5 mm of its spot."""
+    _, got = analysed
+    first = got[0]
+    assert (first.type, first.t) == ("settled", 0.0)
+    spots = start_spots(LAYOUT)
+    assert first.positions.keys() == spots.keys()
+    for coin, p in first.positions.items():
+        assert math.dist(p, spots[coin]) < 1.5, coin
 
 
 def test_resting_positions(analysed) -> None:

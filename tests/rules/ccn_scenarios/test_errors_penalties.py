@@ -224,6 +224,20 @@ def test_ccn_13_wrong_coin_is_a_foul():
     assert res.tp == (1, "moons", 1, "knight")
 
 
+def test_ccn_13_a_void_flick_puts_back_what_it_moved_not_what_vision_reads_off_its_spot():
+    """G-CCN-42 with vision's streams: the coins go back where they were, compared with where
+    vision saw them before the flick.  Vision reads Moons 2.1 mm off its spot all along
+    (pale coin on pale cloth); told where each coin rests at the session start (a `settled`
+    with positions, as `referee analyze` writes first), the referee asks for the wrongly
+    flicked coin back, not for Moons, which never moved."""
+    moons_seen = {"moons": (1.5, -211.0)}
+    wrong = [flick("arms"), off_table("arms", EAST), settled(moons_seen)]
+    res = run(settled(moons_seen), *wrong)
+    assert [r["coin"] for r in res.summary["pending_placements"]] == ["arms"]
+    told_nothing = run(*wrong)
+    assert [r["coin"] for r in told_nothing.summary["pending_placements"]] == ["moons"]
+
+
 def test_ccn_13_other_player_cannot_end_the_play():
     """CCN-13 (G-CCN-38): only the player to move can give up the active coin's flicks."""
     res = run(shot("moons", cross("moons", "gate-1", "-")), end_play(2))
