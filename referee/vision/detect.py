@@ -98,7 +98,7 @@ streak shows about a third of a coin's change where it is faintest."""
 DARK_STREAK_CHANGE = 1.5
 """...and a change this many times the threshold on average: its middle is darker than
 any cast shadow's fringe."""
-DARK_STREAK_ELONGATION = 1.5
+DARK_STREAK_ELONGATION = 1.3
 """...and a streak: this many times longer than wide (a round shadow is no sliding coin)."""
 PALE_DISC_COINS = (0.75, 1.5)
 """...or a coin at rest on a tower's top that reads as a shadow: a little darker than the

@@ -175,12 +175,13 @@ class Tracker:
         if n and coins:
             resting = self._resting(coins)
             stops = self._stops(t, coins, 2.0 * float(detections.radius_mm.max()), resting)
+            fingered |= _merged(detections, stops)
             cost = np.full((len(coins), n), UNMATCHED)
             for i, coin in enumerate(coins):
                 if self.tracks[coin].vague(t) or coin in held:
                     continue  # under a hand or long unseen: too vague to gate on (round 2)
                 d2 = self.tracks[coin].filter.mahalanobis2(t, detections.center_mm,
-                                                           stops.get(coin))
+                                                           stops.get(coin, (None,))[0])
                 ok = ((d2 <= GATE_CHI2) & ~_hand_like(self.tracks[coin], detections)
                       & ~_behind_launch(self.tracks[coin], detections, t, resting))
                 cost[i] = np.where(ok, d2, UNMATCHED)
@@ -306,13 +307,14 @@ class Tracker:
                 if self.tracks[c].speed_mm_s < RESTING_MM_S and not self.tracks[c].hidden]
 
     def _stops(self, t: float, coins: list[str], diameter: float,
-               resting: list[np.ndarray]) -> dict[str, np.ndarray]:
-        """Where moving coins must have stopped by t: one whose straight path from where it
-        is to where its speed would carry it runs into a resting coin meets it at contact
-        (centres a diameter apart), as coins do not pass through each other.  Gating on the
-        unstopped prediction gave the striker the struck coin's blob, leaving from under it
-        (fast-flick at 60 fps, look 110: Suns and Arms swapped at the strike)."""
-        stops: dict[str, np.ndarray] = {}
+               resting: list[np.ndarray]) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+        """Where moving coins must have stopped by t, and the resting coin each met there:
+        one whose straight path from where it is to where its speed would carry it runs into
+        a resting coin meets it at contact (centres a diameter apart), as coins do not pass
+        through each other.  Gating on the unstopped prediction gave the striker the struck
+        coin's blob, leaving from under it (fast-flick at 60 fps, look 110: Suns and Arms
+        swapped at the strike)."""
+        stops: dict[str, tuple[np.ndarray, np.ndarray]] = {}
         for coin in coins:
             track = self.tracks[coin]
             if track.speed_mm_s < RESTING_MM_S or track.vague(t) or not resting:
@@ -330,10 +332,10 @@ class Tracker:
                 if along <= 0 or across2 >= diameter ** 2:
                     continue  # behind, or passed beside
                 contact = along - np.sqrt(diameter ** 2 - across2)
-                if 0 <= contact < length and (best is None or contact < best):
-                    best = contact
+                if 0 <= contact < length and (best is None or contact < best[0]):
+                    best = (contact, other)
             if best is not None:
-                stops[coin] = start + best * u
+                stops[coin] = (start + best[0] * u, best[1])
         return stops
 
     def exchange(self, a: str, b: str, since: float) -> None:
@@ -493,6 +495,23 @@ def _hand_like(track: CoinTrack, detections: Detections) -> np.ndarray:
     look_cost = np.linalg.norm(detections.look - track.look, axis=1)
     return look_cost > np.where(detections.streaked, HAND_LIKE_STREAK,
                                 HAND_LIKE) * detections.hand_look
+
+
+def _merged(detections: Detections, stops: Mapping[str, tuple[np.ndarray, np.ndarray]]
+            ) -> set[int]:
+    """Detections that are a striking coin and the resting coin it meets in one blob: long,
+    along the striker's path, centred within half a radius of the midpoint between where
+    the striker stops and where the struck coin rests.  Neither coin is there (capture at
+    look 125: the struck coin took it, moved 9 mm toward the striker before the contact,
+    and read as flicked); both are held for that frame."""
+    merged: set[int] = set()
+    for stop, struck in stops.values():
+        middle, u = (stop + struck) / 2.0, struck - stop
+        u = u / max(float(np.hypot(*u)), 1e-9)
+        near = np.hypot(*(detections.center_mm - middle).T) < detections.radius_mm / 2.0
+        along = np.abs(detections.streak_dir @ u) > 0.9
+        merged |= {int(j) for j in np.nonzero(near & along & detections.streaked)[0]}
+    return merged
 
 
 def _behind_launch(track: CoinTrack, detections: Detections, t: float,

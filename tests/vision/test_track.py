@@ -125,3 +125,19 @@ def test_a_sliding_coin_missed_for_a_frame_is_not_taken_for_one_at_rest() -> Non
     tracker.update(4 * dt, _blob((-2.0, -174.7), look + 0.05, 1.0, 13.5, (0.05, -1.0)))
     tracker.update(5 * dt, Detections.empty())
     assert tracker.update(6 * dt, _blob((-1.0, -114.0), look + 0.1, 0.42)) == {"moons": 0}
+
+
+def test_a_striker_merged_in_one_blob_with_the_coin_it_meets_is_neither() -> None:
+    """Capture at look 125: Two slides at 540 mm/s into Moons at rest; in the frame they meet,
+    one long blob holds both, centred between where Two stops and where Moons rests.  Moons
+    took it (a 9 mm move toward Two before the contact: an invented flick); neither does,
+    and both are held there for that frame."""
+    dt = 1 / 30
+    tracker = Tracker({"two": (-100.0, 0.0), "moons": (0.0, 0.0)}, 0.0, MotionModel())
+    for k, x in enumerate((-100.0, -82.0, -64.0, -46.0, -28.0), start=1):
+        tracker.update(k * dt, seen((x, 0.0), (0.0, 0.0)))
+    merged = Detections(np.array([[-9.5, 0.0]]), np.array([RADIUS]), np.array([19.0]),
+                        np.array([[1.0, 0.0]]))
+    assert tracker.update(6 * dt, merged) == {}
+    assert tracker.tracks["moons"].observations[-1].center_mm == (0.0, 0.0)
+    assert tracker.update(7 * dt, seen((-19.0, 0.0), (12.0, 0.0))) == {"two": 0, "moons": 1}
