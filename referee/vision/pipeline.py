@@ -243,6 +243,9 @@ class Pipeline:
                 [o for o in self.tracks[rewrite.coin] if o[0] not in dropped] + rewrite.added)
             if rewrite.added:
                 self.hidden_since.pop(rewrite.coin, None)  # it was sliding, seen
+            elif dropped:  # nor was it hidden where the fragment went
+                self.placed = [p for p in self.placed if p.coin != rewrite.coin
+                               or p.t_hid < min(dropped)]
         for coin, track in self.tracker.tracks.items():
             j = assigned.get(coin)
             if j is None:

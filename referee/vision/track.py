@@ -84,6 +84,9 @@ RESTING_MM_S = 30.0
 """A coin slower than this is at rest (the pipeline's threshold for activity too)."""
 RELAUNCH_S = 0.35
 """A lost slide is a coin's only if it began this soon after the coin was last at rest."""
+RETURN_S = 0.4
+"""A coin seen away from its place and back at rest there within this time never left it
+(`Tracker._returned`)."""
 REST_SIGHTINGS = 3
 """...where it was seen sharp and still this many times running (`_launched_from`)."""
 WANDER_MM = 40.0
@@ -218,6 +221,7 @@ class Tracker:
             radius = float(detections.radius_mm.max())
             for coin in assigned:
                 self._off_path(coin, radius)
+                self._returned(coin, radius)
         self.t = t
         taken = sorted(set(assigned.values()))
         self._previous = np.delete(detections.center_mm, taken, axis=0)
@@ -272,6 +276,28 @@ class Tracker:
         if off:
             self.rewritten.append(Rewrite(coin, off, []))
             track.observations = [o for o in obs if o.t not in off]
+
+    def _returned(self, coin: str, radius: float) -> None:
+        """Drop the sightings of a coin seen away from its place and, within RETURN_S, at
+        rest there again (within REST_STEP_MM): no sliding coin comes back to the spot it
+        left, nor does a hand put one back there so soon; what was seen away was a fragment
+        of an arm sweeping over it (off-table at 720p60, look 113: a dark sleeve's piece
+        carried Moons 170 mm off and back in a quarter of a second, an invented flick)."""
+        obs = self.tracks[coin].observations
+        back = len(obs) - REST_SIGHTINGS
+        if not _rest_run(obs, len(obs) - 1, radius) or back < 1 or \
+                math.dist(obs[back - 1].center_mm, obs[back].center_mm) < REST_STEP_MM:
+            return  # (at rest all along: the usual case, decided at once)
+        for k in range(back - 1, REST_SIGHTINGS - 2, -1):
+            if obs[back].t - obs[k].t > RETURN_S:
+                return
+            if _rest_run(obs, k, radius):
+                if math.dist(obs[k].center_mm, obs[back].center_mm) >= REST_STEP_MM:
+                    return  # it rests elsewhere now
+                away = [o.t for o in obs[k + 1:back]]
+                self.rewritten.append(Rewrite(coin, away, []))
+                del obs[k + 1:back]
+                return
 
     def _launched(self, chain: Chain, detections: Detections, coins: list[str],
                   assigned: dict[str, int]) -> tuple[str, int] | None:
@@ -457,6 +483,14 @@ def _resting(track: CoinTrack) -> bool:
     return last.streak_mm == 0.0 and math.dist(before.center_mm, last.center_mm) < REST_STEP_MM
 
 
+def _rest_run(obs: list[Observation], k: int, radius_mm: float) -> bool:
+    """Is sighting `k` the last of REST_SIGHTINGS sharp ones running (no streak beyond a
+    radius), each within REST_STEP_MM of the one before: the coin at rest there?"""
+    run = obs[k - REST_SIGHTINGS + 1:k + 1]
+    return k >= REST_SIGHTINGS - 1 and all(o.streak_mm <= radius_mm for o in run) and all(
+        math.dist(a.center_mm, b.center_mm) < REST_STEP_MM for a, b in itertools.pairwise(run))
+
+
 def _launched_from(track: CoinTrack, slide: Chain, radius_mm: float) -> int | None:
     """Where a slide left from, if this coin rested there: the index of its last sighting
     at rest (REST_SIGHTINGS sharp ones running, each within REST_STEP_MM of the one before)
@@ -470,10 +504,7 @@ def _launched_from(track: CoinTrack, slide: Chain, radius_mm: float) -> int | No
         rest = obs[k]
         if rest.t < t_first - RELAUNCH_S:
             return None
-        run = obs[k - REST_SIGHTINGS + 1:k + 1]
-        if rest.t >= t_first or any(o.streak_mm > radius_mm for o in run) or any(
-                math.dist(a.center_mm, b.center_mm) >= REST_STEP_MM
-                for a, b in itertools.pairwise(run)):
+        if rest.t >= t_first or not _rest_run(obs, k, radius_mm):
             continue
         if any(math.dist(o.center_mm, rest.center_mm) > WANDER_MM for o in obs[k + 1:]
                if o.t < t_first):

@@ -112,3 +112,35 @@ def test_a_sliding_coin_loses_the_sightings_since_rest_that_lie_off_its_path() -
     assert rewrite.added == []
     assert [o.center_mm for o in tracker.tracks["arms"].observations][-4:] == [
         (210.0, 0.0), *slide]
+
+
+def test_a_coin_seen_away_and_soon_back_at_rest_on_its_place_never_left_it() -> None:
+    """Off-table at 720p60, look 113: a dark sleeve sweeping over Moons leaves pieces of a
+    coin's size and look, taken for Moons 48-170 mm off; a quarter of a second later Moons
+    shows at rest on its place again.  No sliding coin comes back to its spot, nor does a
+    hand put one back so soon: the sightings away go (they invented a flick)."""
+    dt = 1 / 60
+    place = (0.0, -210.0)
+    tracker = Tracker({"moons": place}, 0.0, MotionModel(), looks={"moons": COIN})
+    for k in range(1, 5):
+        tracker.update(k * dt, blobs(place))
+    away = {7: (-48.0, -230.0), 9: (-168.0, -210.0), 10: (-125.0, -185.0)}
+    for k in range(5, 12):
+        tracker.update(k * dt, blobs(away[k]) if k in away else blobs())
+    assert tracker.tracks["moons"].observations[-1].center_mm == away[10]
+    for k in range(12, 15):
+        assert tracker.update(k * dt, blobs(place)) == {"moons": 0}
+    (rewrite,) = tracker.rewritten
+    assert rewrite.dropped == pytest.approx([k * dt for k in sorted(away)])
+    assert all(o.center_mm == place for o in tracker.tracks["moons"].observations)
+
+
+def test_a_coin_that_came_to_rest_elsewhere_keeps_its_slide() -> None:
+    dt = 1 / 60
+    tracker = Tracker({"moons": (0.0, -210.0)}, 0.0, MotionModel(), looks={"moons": COIN})
+    for k in range(1, 5):
+        tracker.update(k * dt, blobs((0.0, -210.0)))
+    for k, y in enumerate((-190.0, -172.0, -158.0, -150.0, -150.0, -150.0, -150.0), start=5):
+        assert tracker.update(k * dt, blobs((0.0, y))) == {"moons": 0}
+        assert tracker.rewritten == []
+    assert len(tracker.tracks["moons"].observations) == 11
