@@ -66,6 +66,12 @@ the cloth its look was learned on (the demo game's Moons on tower 1 read 0.32 aw
 STACK_WHOLE = 0.6
 """...and as whole: the parts of it as pale as the tile fall out of its blob (the capture
 scenario at look 106: Moons a prisoner on tower 2 showed 0.78 of its blob on the cloth)."""
+OWN_LOOK = 0.03
+"""A sharp, whole blob this near a coin's look is that coin put down, seen at once (a
+resting coin reads within 0.01 of its look, another suit's 0.05 and more; an arm's edge
+nothing like it): the edge of a withdrawing arm leaves one-frame blobs, but not of the
+coin's own look and size (tower-hit at look 105: Moons put down and not taken for 5
+frames)."""
 SHARP_LOOK_WEIGHT = 20.0
 """Round 2's weight on the look of a sharp blob (a streak's look is half the cloth's)."""
 HAND_LIKE = 2.0
@@ -444,7 +450,9 @@ class Tracker:
                 if track.look is not None and detections.look.shape[1] == len(track.look):
                     look_cost = float(np.linalg.norm(detections.look[j] - track.look))
                 if vague and d >= STAYED_MM and not (
-                        (persists[j] or streaked[j])
+                        (persists[j] or streaked[j] or (
+                            look_cost < OWN_LOOK and not detections.by_hand[j]
+                            and _itself(track, detections, j, look_cost)))
                         and _back(track, detections, j, d, look_cost, stacked[k])):
                     continue
                 if leaving and d >= STAYED_MM and not (

@@ -141,3 +141,22 @@ def test_a_striker_merged_in_one_blob_with_the_coin_it_meets_is_neither() -> Non
     assert tracker.update(6 * dt, merged) == {}
     assert tracker.tracks["moons"].observations[-1].center_mm == (0.0, 0.0)
     assert tracker.update(7 * dt, seen((-19.0, 0.0), (12.0, 0.0))) == {"two": 0, "moons": 1}
+
+
+def test_a_coin_put_down_is_taken_at_once_only_whole_and_with_its_own_look() -> None:
+    """Tower-hit at look 105: a hand carries Moons 100 mm and puts it down; the first frame
+    it shows clear of the finger it is taken, if whole and within 0.03 of its own look (an
+    arm's withdrawing edge leaves one-frame blobs, but none of a coin's own look and size);
+    a blob less like it waits for a second sighting."""
+    look = np.array([0.35, 0.3, 0.3])
+    dt = 1 / 30
+    for blob, taken in ((_blob((100.0, -200.0), look + 0.01, 1.0), {"moons": 0}),
+                        (_blob((100.0, -200.0), look + 0.05, 1.0), {}),
+                        (_blob((100.0, -200.0), look + 0.01, 0.6), {})):
+        tracker = Tracker({"moons": (0.0, -209.5)}, 0.0, MotionModel(),
+                          looks={"moons": look})
+        for k in range(1, 4):
+            tracker.update(k * dt, _blob((0.0, -209.5), look, 1.0))
+        for k in range(4, 30):  # under the hand, lifted, carried
+            tracker.update(k * dt, Detections.empty(), covered=lambda p: True)
+        assert tracker.update(30 * dt, blob, covered=lambda p: False) == taken
