@@ -38,6 +38,7 @@ SLIDE_SPEEDUP = 1.2
 speed once it leaves the finger."""
 SPEEDUP_MM_S = 100.0
 KEEP_POINTS = 8
+"""A chain keeps its last few points: enough to test a slide, no history to grow."""
 
 
 @dataclass

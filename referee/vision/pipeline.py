@@ -237,7 +237,7 @@ class Pipeline:
         detections, hands = self.detector.detect(frame.image, resting)
         assigned = self.tracker.update(
             frame.t, detections, covered=lambda p: self.detector.covered(hands, p))
-        for rewrite in self.tracker.rewritten:  # a fingertip was taken for the coin
+        for rewrite in self.tracker.rewritten:  # a fingertip or an arm's piece, not the coin
             dropped = set(rewrite.dropped)
             self.tracks[rewrite.coin] = sorted(
                 [o for o in self.tracks[rewrite.coin] if o[0] not in dropped] + rewrite.added)

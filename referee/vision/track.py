@@ -9,11 +9,12 @@ them.  Each frame (`update`, called even when nothing is detected, as SORT does)
    this catches impacts (a resting coin struck hard lands far from its prediction) and coins
    that come back after a hand hid them; the filter is then re-seeded from observations
    (OC-SORT's observation-centric recovery);
-3. a fingertip left where a coin rested, taken for it, is undone once the coin's slide is
-   seen: a run of detections no coin took that slides like a coin (`orphans`) is given to
-   the coin whose resting place its line runs back through, if that coin was not seen to
-   leave on it; and a coin seen sliding from its place loses the sightings since rest that
-   lie off its path (`Tracker.rewritten` tells the caller);
+3. a fingertip or an arm's piece taken for a coin is undone once the coin is seen again: a
+   run of detections no coin took that slides like a coin (`orphans`) is given to the coin
+   whose resting place its line runs back through, if that coin was not seen to leave on
+   it; a coin seen sliding from its place loses the sightings since rest that lie off its
+   path; one seen back at rest on its place soon after loses those away from it
+   (`Tracker.rewritten` tells the caller);
 4. coins without a detection coast; the caller says whether a hand covers their prediction.
 
 A resting coin's detection that touches a hand and lies within a radius of it is not taken:
@@ -111,8 +112,9 @@ class Observation:
 
 @dataclass(frozen=True)
 class Rewrite:
-    """A coin's past sightings found to be a fingertip's: those at `dropped` (times) go,
-    `added` (t, x, y) take their place (the coin's slide, seen but not taken for it)."""
+    """A coin's past sightings found to be a fingertip's or an arm's piece: those at
+    `dropped` (times) go, `added` (t, x, y) take their place (the coin's slide, seen but not
+    taken for it)."""
 
     coin: str
     dropped: list[float]
@@ -171,7 +173,7 @@ class Tracker:
         """The last frame's detected centres that no coin took."""
         self._orphans = Orphans()
         self.rewritten: list[Rewrite] = []
-        """This frame's coins whose past sightings were found to be a fingertip's."""
+        """This frame's coins whose past sightings were found to be another thing's."""
 
     def update(self, t: float, detections: Detections,
                covered: Callable[[tuple[float, float]], bool] | None = None
@@ -184,7 +186,7 @@ class Tracker:
         if n and coins:
             resting = self._resting(coins)
             stops = self._stops(t, coins, 2.0 * float(detections.radius_mm.max()), resting)
-            fingered |= _merged(detections, stops)
+            barred = fingered | _merged(detections, stops)  # (no coin takes these)
             cost = np.full((len(coins), n), UNMATCHED)
             for i, coin in enumerate(coins):
                 if self.tracks[coin].vague(t) or coin in held:
@@ -194,11 +196,11 @@ class Tracker:
                 ok = ((d2 <= GATE_CHI2) & ~_hand_like(self.tracks[coin], detections)
                       & ~_behind_launch(self.tracks[coin], detections, t, resting))
                 cost[i] = np.where(ok, d2, UNMATCHED)
-            cost[:, sorted(fingered | self._where_hidden(detections, coins))] = UNMATCHED
+            cost[:, sorted(barred | self._where_hidden(detections, coins))] = UNMATCHED
             for i, j in _assign(cost, GATE_CHI2):
                 assigned[coins[i]] = j
             self._second_round(t, detections, [c for c in coins if c not in held], assigned,
-                               fingered, covered, resting)
+                               barred, covered, resting)
         self.rewritten = []
         self._relaunch(t, detections, coins, assigned)
         for coin in coins:
@@ -236,7 +238,8 @@ class Tracker:
     def _relaunch(self, t: float, detections: Detections, coins: list[str],
                   assigned: dict[str, int]) -> None:
         """Give each lost slide (`orphans`) to its coin; keep the chains of what is left."""
-        free = [j for j in range(len(detections)) if j not in set(assigned.values())]
+        taken = set(assigned.values())
+        free = [j for j in range(len(detections)) if j not in taken]
         self._orphans.update(t, detections.center_mm[free], detections.look[free], free)
         for chain in self._orphans.slides():
             launched = self._launched(chain, detections, coins, assigned)
@@ -403,7 +406,7 @@ class Tracker:
         return {int(j) for j in np.nonzero(near_any(detections.center_mm, hidden, STAYED_MM))[0]}
 
     def _second_round(self, t: float, detections: Detections, coins: list[str],
-                      assigned: dict[str, int], fingered: set[int],
+                      assigned: dict[str, int], barred: set[int],
                       covered: Callable[[tuple[float, float]], bool] | None,
                       resting: list[np.ndarray]) -> None:
         """Left-over coins and detections: match by reach and look, then re-seed.
@@ -415,7 +418,7 @@ class Tracker:
         which an arm sweeping past leaves (off-table at look 113: Moons "flicked" by one).
         """
         free_coins = [c for c in coins if c not in assigned]
-        used = set(assigned.values()) | fingered
+        used = set(assigned.values()) | barred
         free_dets = [j for j in range(len(detections)) if j not in used]
         if not free_coins or not free_dets:
             return
