@@ -68,11 +68,12 @@ STACK_WHOLE = 0.6
 """...and as whole: the parts of it as pale as the tile fall out of its blob (the capture
 scenario at look 106: Moons a prisoner on tower 2 showed 0.78 of its blob on the cloth)."""
 OWN_LOOK = 0.03
-"""A sharp, whole blob this near a coin's look is that coin put down, seen at once (a
-resting coin reads within 0.01 of its look, another suit's 0.05 and more; an arm's edge
-nothing like it): the edge of a withdrawing arm leaves one-frame blobs, but not of the
-coin's own look and size (tower-hit at look 105: Moons put down and not taken for 5
-frames)."""
+"""A sharp, whole blob this near a coin's look, within CARRIED_MM of where a hand hid it, is
+that coin put down or flicked from under the fingers, seen at once (a resting coin reads
+within 0.01 of its look, another suit's 0.05 and more): the edge of a withdrawing arm
+leaves one-frame blobs, seldom of a coin's own look and size (tower-hit at look 105: Moons
+put down 100 mm on and not taken for 5 frames).  Farther off, a hand's last frame in view
+left one of Ace's look 350 mm from it (strike at look 131: a flick invented)."""
 SHARP_LOOK_WEIGHT = 20.0
 """Round 2's weight on the look of a sharp blob (a streak's look is half the cloth's)."""
 HAND_LIKE = 2.0
@@ -454,7 +455,8 @@ class Tracker:
                     look_cost = float(np.linalg.norm(detections.look[j] - track.look))
                 if vague and d >= STAYED_MM and not (
                         (persists[j] or streaked[j] or (
-                            look_cost < OWN_LOOK and not detections.by_hand[j]
+                            d <= CARRIED_MM and look_cost < OWN_LOOK
+                            and not detections.by_hand[j]
                             and _itself(track, detections, j, look_cost)))
                         and _back(track, detections, j, d, look_cost, stacked[k])):
                     continue

@@ -147,12 +147,15 @@ def test_a_coin_put_down_is_taken_at_once_only_whole_and_with_its_own_look() -> 
     """Tower-hit at look 105: a hand carries Moons 100 mm and puts it down; the first frame
     it shows clear of the finger it is taken, if whole and within 0.03 of its own look (an
     arm's withdrawing edge leaves one-frame blobs, but none of a coin's own look and size);
-    a blob less like it waits for a second sighting."""
+    a blob less like it waits for a second sighting, and so does one farther than a flick
+    under the fingers or a short carry (strike at look 131: a hand's last frame in view left
+    a blob of Ace's look 350 mm from it)."""
     look = np.array([0.35, 0.3, 0.3])
     dt = 1 / 30
     for blob, taken in ((_blob((100.0, -200.0), look + 0.01, 1.0), {"moons": 0}),
                         (_blob((100.0, -200.0), look + 0.05, 1.0), {}),
-                        (_blob((100.0, -200.0), look + 0.01, 0.6), {})):
+                        (_blob((100.0, -200.0), look + 0.01, 0.6), {}),
+                        (_blob((129.0, 65.0), look + 0.01, 1.0), {})):
         tracker = Tracker({"moons": (0.0, -209.5)}, 0.0, MotionModel(),
                           looks={"moons": look})
         for k in range(1, 4):
