@@ -577,7 +577,7 @@ class CoinDetector:
                 colour = self._still_there(crop, diff, empty, gain, hands, px - origin, look,
                                            hand_look)
             if colour is None and not blob and self._views.still_shows(
-                    px, self._blurred, self._diff, gain):
+                    px, self._blurred, self._background_u8, gain):
                 colour = look
             if colour is not None:
                 kept.append((center_mm, colour, px))

@@ -96,15 +96,15 @@ class RestingViews:
                               blurred[box].astype(np.float32) / g, telling, self._frame))
         self._views = kept
 
-    def still_shows(self, place_px: np.ndarray, blurred: np.ndarray, change: np.ndarray,
+    def still_shows(self, place_px: np.ndarray, blurred: np.ndarray, empty: np.ndarray,
                     gain: tuple[float, float, float]) -> bool:
         """Does the coin resting at `place_px` still show as it was, in at least SHOWN of
         its telling pixels (an arm's shade allowed, one factor for the whole coin)?
 
-        A telling pixel shows the coin only while it still differs from the empty table
-        (`change`, the detector's difference, its shadows read as none): a pale coin on
-        pale cloth, dimmed by the shade allowed, matches the bare cloth it left (look 121:
-        a coin kept at its place through its whole slide)."""
+        A telling pixel shows the coin only while it is nearer the view than the empty
+        table (`empty`, the exposure gain removed): a pale coin on pale cloth, dimmed by
+        the shade allowed, matches the bare cloth it left (look 121: a coin kept at its
+        place through its whole slide), but the cloth matches itself better."""
         view = self._near(place_px)
         if view is None:
             return False
@@ -113,6 +113,7 @@ class RestingViews:
         now = now[view.telling]
         ratio = now.sum(axis=1) / np.maximum(was.sum(axis=1), 1.0)
         shade = float(np.clip(np.median(ratio), DEEPEST_SHADE, 1.0))
-        same = np.abs(now - shade * was).sum(axis=1) <= self.threshold
-        same &= change[view.box][view.telling] > self.threshold
+        off = np.abs(now - shade * was).sum(axis=1)
+        bare = np.abs(now - empty[view.box][view.telling]).sum(axis=1)
+        same = (off <= self.threshold) & (off < bare)
         return float(same.mean()) >= SHOWN
