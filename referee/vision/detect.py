@@ -100,10 +100,17 @@ DARK_STREAK_CHANGE = 1.5
 any cast shadow's fringe."""
 DARK_STREAK_ELONGATION = 1.3
 """...and a streak: this many times longer than wide (a round shadow is no sliding coin)."""
-PALE_DISC_COINS = (0.75, 1.5)
+PALE_DISC_COINS = (0.75, 2.0)
 """...or a coin at rest on a tower's top that reads as a shadow: a little darker than the
 tile it rests on, in the same hue (the demo game's white Moons on tower 2's white Ace,
-10.6-15.3 s), one coin's size (with the rim of its own shadow)..."""
+10.6-15.3 s), one coin's size with the rim of its own shadow, or up to two coins' with its
+whole shadow on the tile where the light is low (captures at looks 126, 130 and 131,
+1.57-1.67: the prisoners were never seen on their towers)..."""
+PALE_DISC_ONE = 1.5
+"""...and of a disc bigger than this (coin areas) only the coin's disc about its middle is
+put back: with its shadow, a blob of two coins' area was split in two, 5 mm apart, and the
+prisoner "flicked" between them (look 127).  (Cutting the demo game's smaller discs so
+moved its Moons off its tower top, and its rulings went wrong.)"""
 PALE_DISC_ELONGATION = 1.25
 """...and round."""
 ON_TILE_MM = 3.0
@@ -691,6 +698,12 @@ class CoinDetector:
             box = (slice(y * HALF, (y + h) * HALF), slice(x * HALF, (x + w) * HALF))
             whole = _doubled(part.view(np.uint8)) > 0
             dark = shadow[box] & whole[:shadow[box].shape[0], :shadow[box].shape[1]]
+            if elongation < DARK_STREAK_ELONGATION and \
+                    stats[k, cv2.CC_STAT_AREA] > PALE_DISC_ONE * self.coin_area_px / HALF ** 2:
+                coin = np.zeros(dark.shape, np.uint8)  # the coin, not its shadow beside it
+                cx, cy = centroids[k] * HALF - (x * HALF, y * HALF)
+                cv2.circle(coin, (round(cx), round(cy)), round(self.coin_r_px), 1, -1)
+                dark &= coin > 0
             change = colour_distance(crop[box], _scaled(background_u8[box], gain))
             if float(change[dark].mean()) < DARK_STREAK_CHANGE * self.config.threshold:
                 continue  # the speckled fringe of a soft shadow, not a coin's solid streak

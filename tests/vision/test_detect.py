@@ -574,6 +574,30 @@ def test_a_pale_coin_on_a_tower_s_white_top_is_found_once_the_hand_that_put_it_l
     assert len(found) == len(spots) + 1
 
 
+def test_a_pale_coin_on_a_tower_s_top_in_its_own_wide_shadow_is_found_once() -> None:
+    """Captures at looks 126, 130 and 131: the prisoner put on tower 2's white top reads, with
+    its own soft shadow on the tile under a low light, as one round "shadow" 1.6 coins in
+    area: it is the coin (the prisoner was never seen on its tower, and the capture lost),
+    found once, near its middle (with its shadow put back too, the blob was split in two
+    coins 5 mm apart, and the prisoner "flicked" between them: look 127)."""
+    spots = start_spots(LAYOUT)
+    coins = {p: (40, 40, 160) for p in spots.values()}
+    det = CoinDetector(mapping(), LAYOUT, SIZE)
+    det.learn_empty_table(with_towers(frame(coins, 0)), spots.values())
+    tower = LAYOUT.pieces["tower-2"].center_mm
+    r = LAYOUT.coin_mm / 2
+    image = with_towers(frame(coins, 24))
+    for centre, radius, light in (((tower[0] + 0.1 * r, tower[1] - 0.1 * r), 1.25 * r, 0.8),
+                                  (tower, r, 0.86)):
+        x, y, s = to_px(centre)
+        colour = np.round(np.asarray(TILE_WHITE) * light).astype(int).tolist()
+        cv2.circle(image, (x, y), round(radius * SCALE * 16), colour, -1, cv2.LINE_AA, s)
+    found, hands = det.detect(image)
+    assert not hands.any()
+    assert nearest(found.center_mm, tower) < 2.0  # (pulled a little toward its shadow)
+    assert len(found) == len(spots) + 1
+
+
 def faint_streak_detector() -> tuple[CoinDetector, np.ndarray]:
     """A detector on near-black cloth, and a frame of that cloth with the coins at start."""
     spots = start_spots(LAYOUT)
