@@ -280,7 +280,7 @@ class Tracker:
         off: list[float] = []
         for o in obs[k + 1:len(obs) - SLIDE_POINTS]:
             d = np.asarray(o.center_mm) - place
-            along, across = float(d @ u), abs(float(d[0] * u[1] - d[1] * u[0]))
+            along, across = _along_across(d, u)
             if not (-REST_STEP_MM <= along <= end + REST_STEP_MM and across <= radius):
                 off.append(o.t)
         if off:
@@ -523,7 +523,7 @@ def _launched_from(track: CoinTrack, slide: Chain, radius_mm: float) -> int | No
                if o.t < t_first):
             return None  # it went somewhere of its own since
         off = np.asarray(first) - rest.center_mm
-        along, across = float(off @ u), abs(float(off[0] * u[1] - off[1] * u[0]))
+        along, across = _along_across(off, u)
         reach = slide.first_speed_mm_s * (t_first - rest.t) * 1.5 + 2.0 * radius_mm
         if 0.0 < along <= reach and across <= radius_mm:
             return k
@@ -582,8 +582,8 @@ def _behind_launch(track: CoinTrack, detections: Detections, t: float,
     centre = np.asarray(launch.center_mm)
     u = np.asarray(launch.streak_dir)
     for p in resting:  # a coin on its line, either way, may have stopped it
-        along, across = (p - centre) @ u, (p - centre) @ (-u[1], u[0])
-        if radius < abs(along) < launch.streak_mm + 4.0 * radius and abs(across) < 2.0 * radius:
+        along, across = _along_across(p - centre, u)
+        if radius < abs(along) < launch.streak_mm + 4.0 * radius and across < 2.0 * radius:
             return near
     return np.hypot(*(detections.center_mm - centre).T) < launch.streak_mm / 2.0
 
@@ -616,9 +616,13 @@ def _streak_from(track: CoinTrack, detections: Detections, j: int) -> bool:
     flicked out from under the fingers)?"""
     if not detections.streaked[j]:
         return False
-    u = detections.streak_dir[j]
     off = np.asarray(track.position_mm) - detections.center_mm[j]
-    return bool(abs(off[0] * u[1] - off[1] * u[0]) < 2.0 * detections.radius_mm[j])
+    return _along_across(off, detections.streak_dir[j])[1] < 2.0 * detections.radius_mm[j]
+
+
+def _along_across(offset: np.ndarray, u: np.ndarray) -> tuple[float, float]:
+    """An offset's length along the unit direction `u` and its distance from u's line."""
+    return float(offset @ u), abs(float(offset[0] * u[1] - offset[1] * u[0]))
 
 
 def _assign(cost: np.ndarray, miss: float) -> list[tuple[int, int]]:
