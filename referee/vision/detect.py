@@ -146,6 +146,11 @@ HAND_COLOUR_RATIO = 3.0
 DARK_COIN_SHOWN = 0.6
 """A coin darker than the cloth is looked for where less than this share of a coin's area
 shows as changed, and found where its art and its shadow-like rim make at least as much."""
+DARK_COIN_WHOLE = 1.8
+"""...and its art and "shadow" together cover at most this many coin areas: with its own
+soft shadow about it, a near-black coin on brown cloth made 1.46-1.48 (Moons at look 133,
+lost for both its flicks while this was 1.3).  Beyond a coin's area, it is measured as one
+coin at the middle of the whole (not split in two, as a blob of two coins' area is)."""
 SEEN_MM = 1.0
 """A resting coin is seen at its place when a blob measured this frame is this near it."""
 KNOCKED_MM = 10.0
@@ -1483,7 +1488,7 @@ class _Patches:
         part = labels[by:by + bh, bx:bx + bw] == k
         part_cells = (slice(y0 + by, y0 + by + bh), slice(x0 + bx, x0 + bx + bw))
         if on_edge or key in self.done or area < DARK_COIN_SHOWN * det.coin_area_px \
-                or area > 1.3 * det.coin_area_px or area < 1.25 * shown \
+                or area > DARK_COIN_WHOLE * det.coin_area_px or area < 1.25 * shown \
                 or not _solid(part) or self.hands[part_cells][part].any():
             return []
         self.done.add(key)
@@ -1497,7 +1502,8 @@ class _Patches:
                                   cv2.dilate(filled, None))
         colour = _mean_look(self.crop[grown], filled, self.gain)
         return [(area, cx + gx, cy + gy, streak, direction, colour, False)
-                for cx, cy, streak, direction in det._measure(filled, weights, area)]
+                for cx, cy, streak, direction in det._measure(
+                    filled, weights, min(area, det.coin_area_px))]
 
 
 class _HandReach:

@@ -87,23 +87,29 @@ def test_a_black_coin_on_navy_cloth_is_a_coin_and_a_shadow_is_not(
     assert len(found) == len(spots) + 1
 
 
+@pytest.mark.parametrize("own_shadow_mm", [0.0, 4.0])
 def test_a_black_coin_on_dark_grey_cloth_that_dims_it_like_a_shadow_is_found_by_its_art(
-        ) -> None:
-    # The coin is the cloth at 0.58 of its light in every channel: its disc alone passes
-    # the shadow test, and only its light art (a third of its width) reads as changed.
+        own_shadow_mm: float) -> None:
+    """The coin is the cloth at 0.58 of its light in every channel: its disc alone passes
+    the shadow test, and only its light art (a third of its width) reads as changed.  In
+    its own soft shadow, 4 mm about it (Moons at look 133, near-black on brown cloth:
+    with it, a round "coin" of 1.5 coins' area, and both its flicks were lost), it is
+    still found, at the middle of the coin and its shadow (0.3 mm off centre here)."""
     dark_grey, black = (52, 51, 53), (30, 30, 31)
     spots = start_spots(LAYOUT)
     det = CoinDetector(mapping(), LAYOUT, SIZE)
     det.learn_empty_table(frame({p: LIGHT_COIN for p in spots.values()}, 0, cloth=dark_grey),
                           spots.values())
     coin = (120.3, 60.6)
+    own = (((coin[0] + 0.3, coin[1]), LAYOUT.coin_mm / 2 + own_shadow_mm, 0.42),)
     image = frame({p: LIGHT_COIN for p in spots.values()} | {coin: black}, 2,
-                  shadows=(((-150.0, 60.0), LAYOUT.coin_mm / 2, 0.42),), cloth=dark_grey)
+                  shadows=(((-150.0, 60.0), LAYOUT.coin_mm / 2, 0.42),
+                           *(own if own_shadow_mm else ())), cloth=dark_grey)
     x, y, s = to_px(coin)
     cv2.circle(image, (x, y), round(LAYOUT.coin_mm / 6 * SCALE * 16), LIGHT_COIN, -1,
                cv2.LINE_AA, s)
     found, _ = det.detect(image)
-    assert nearest(found.center_mm, coin) < 0.3
+    assert nearest(found.center_mm, coin) < (0.4 if own_shadow_mm else 0.3)
     assert nearest(found.center_mm, (-150.0, 60.0)) > LAYOUT.coin_mm  # a shadow alone
     assert len(found) == len(spots) + 1
 
