@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -92,7 +93,9 @@ class ClipData:
         """True when this run rendered the clip (False: it came from the cache)."""
         if self.rendered:
             cache.mkdir(parents=True, exist_ok=True)
-            partial = cache / f"{clip.name}.partial.mp4"
+            # one name per process: two runs rendering the same clip into one cache at once
+            # would write over each other's files (the first to finish moved them away)
+            partial = cache / f"{clip.name}.partial-{os.getpid()}.mp4"
             write_video(partial, self.session.timeline, self.layout, look, clip.size, clip.fps,
                         progress=False)
             partial.with_suffix(".truth.jsonl").replace(self.video.with_suffix(".truth.jsonl"))
