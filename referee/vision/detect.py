@@ -117,11 +117,14 @@ ON_TILE_MM = 3.0
 """A blob centred this far inside a flat tile is no coin (`CoinDetector._on_tiles`): under a
 sleeve of the cloth's colour, a gate tile's four quarters read as four coins (strike at
 720p60, look 111: 560 false detections in 5 s, and flicks invented from them)."""
-FAINT_STREAK_LEVEL = 0.5
+FAINT_STREAK_LEVEL = 0.4
 """A coin sliding fast over cloth near its own colour changes each pixel it crosses only
 for the part of the exposure it covers it: its streak reads this share of the threshold
-or more, averaged over a few pixels (the dark red Suns on near-black cloth at 3 m/s read
-15–35 against a threshold of 30, sensor noise 3–9)..."""
+or more, averaged over most of a coin's width (the dark red Suns on near-black cloth at
+3 m/s read 15–35 against a threshold of 30, sensor noise 3–9; on dark green cloth, looks
+122 and 134, 10–20, and a slide's four crossings were lost: with 0.4, and the average
+over a wider box, look 122's are found; with 0.35 look 134's too, but a contact and a
+flick were invented at looks 107 and 122)..."""
 FAINT_STREAK_COINS = (1.5, 10.0)
 """...over this many coin areas (a coin's own and the length it slid)..."""
 FAINT_STREAK_ELONGATION = 2.5
@@ -274,6 +277,9 @@ class CoinDetector:
                                                    self._piece_top_mm(name), OUTLINE_PX)
                           for name in layout.pieces}
         """Each piece's outline, OUTLINE_PX either side (its box of the ROI, its mask)."""
+        # The faint streaks' averaging box: most of a coin's width (5 half pixels at 720p)
+        side = max(3, round(1.5 * self.coin_r_px / HALF) | 1)
+        self._across_streak = (side, side)
         self._open_half = cv2.getStructuringElement(
             cv2.MORPH_ELLIPSE, (max(3, round(half_r / 3) | 1),) * 2)
         self._close_half = cv2.getStructuringElement(
@@ -726,7 +732,7 @@ class CoinDetector:
         A streak over L mm shows each pixel it crosses its coin for a diameter's share of
         the exposure only: a dark coin on dark cloth then changes it less than the
         threshold, and the coin vanished for its whole slide (fast flick at look 107).
-        Averaged over a few pixels its change still stands well above the sensor's noise,
+        Averaged across the streak its change still stands well above the sensor's noise,
         as a solid bar of a coin's width apart from every hand; the change a coin or a
         hand passes the threshold with elsewhere is all round it, and no bar.  Only on the
         table a coin's width from its edge (`off_edge`, half resolution): the rim's inner
@@ -734,7 +740,7 @@ class CoinDetector:
         level = FAINT_STREAK_LEVEL * self.config.threshold
         h, w = fg_half.shape
         mean = cv2.blur(cv2.resize(full_diff[:h * HALF, :w * HALF], (w, h),
-                                   interpolation=cv2.INTER_AREA), (3, 3))
+                                   interpolation=cv2.INTER_AREA), self._across_streak)
         faint = cv2.compare(mean, level, cv2.CMP_GT)
         if cv2.countNonZero(faint) < FAINT_STREAK_COINS[0] * self.coin_area_px / HALF ** 2:
             return []
