@@ -278,7 +278,7 @@ class CoinDetector:
                           for name in layout.pieces}
         """Each piece's outline, OUTLINE_PX either side (its box of the ROI, its mask)."""
         # The faint streaks' averaging box: most of a coin's width (5 half pixels at 720p)
-        side = max(3, round(1.5 * self.coin_r_px / HALF) | 1)
+        side = max(3, round(1.5 * half_r) | 1)
         self._across_streak = (side, side)
         self._open_half = cv2.getStructuringElement(
             cv2.MORPH_ELLIPSE, (max(3, round(half_r / 3) | 1),) * 2)
