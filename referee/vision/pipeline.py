@@ -446,6 +446,8 @@ class Pipeline:
         carried: set[str] = set()
         """Coins a hand carried whose two places the window took for a slide."""
         for moved in self.placed:
+            if self._rests_where_hidden(moved):
+                continue  # first seen again in part, by the hand leaving it: never moved
             coin, t_hid, t_back, p = moved.coin, moved.t_hid, moved.t_back, moved.to_mm
             at, on = (round(p[0], 2), round(p[1], 2)), self.layout.stack_at(p)
             while_hidden = {"hidden_from": round(t_hid, 4), "hidden_until": round(t_back, 4)}
@@ -498,6 +500,15 @@ class Pipeline:
         for coin, obs in self.tracks.items():
             self.tracks[coin] = [o for o in obs if o[0] >= t - self.config.history_s]
         return out
+
+    def _rests_where_hidden(self, moved: Placed) -> bool:
+        """Does a coin seen again away from where a hand hid it now rest where it hid (its
+        last two sightings since, both there)?  Its first sighting was then a part of it
+        beside the leaving hand (capture at look 134:
+        Ace 5.5 mm off, a flick invented from it), not where it went."""
+        since = [o for o in self.tracks[moved.coin] if o[0] > moved.t_back][-2:]
+        return len(since) == 2 and all(math.dist(o[1:], moved.from_mm) <= PLACE_MOVE_MM
+                                       for o in since)
 
     def _slid_after(self, coin: str, t_back: float, back_mm: tuple[float, float]) -> bool:
         """Was a coin seen again at `back_mm` still sliding (flicked from under the fingers),

@@ -326,6 +326,24 @@ def test_a_coin_carried_onto_a_tower_is_lifted_and_placed_not_slid_there() -> No
     assert got[1].on == "tower-2"
 
 
+def test_a_coin_first_seen_in_part_by_the_leaving_hand_and_resting_on_its_place_never_moved(
+        ) -> None:
+    """Ace under a hand for 0.17 s (capture scenario, look 134), first seen again in part
+    5.5 mm off beside the hand leaving it, then whole on its place: it never moved, and no
+    flick is read from it.  Where it rests after is what tells, not that first glimpse."""
+    pipe = Pipeline(mapping(), castle_croquetnole_layout(), SIZE, 30.0)
+    hidden_at, glimpse = (-44.0, -254.0), (-43.2, -259.3)
+    pipe.placed = [Placed("ace", 4.3, 4.467, 4.5, hidden_at, glimpse)]
+    # (The tracker drops the glimpse from its sightings once the coin is back at rest on
+    # its place, `Tracker._returned`; the record of where it came back stays.)
+    pipe.tracks = {"ace": [*_seen(4.0, 4.3, hidden_at), *_seen(4.533, 5.0, (-44.9, -253.9))]}
+    assert pipe._close(5.0) == []
+    # Resting where it was first seen again, it was moved (flicked from under the fingers).
+    moved = Placed("ace", 4.3, 4.467, 4.5, hidden_at, glimpse)
+    pipe.tracks = {"ace": [*_seen(4.0, 4.3, hidden_at), *_seen(4.5, 5.0, glimpse)]}
+    assert not pipe._rests_where_hidden(moved)
+
+
 def test_a_coin_struck_while_a_hand_hid_it_was_not_flicked() -> None:
     """Moons, struck by guard 2 under the striker's hand and seen again only after it came
     to rest (capture scenario, look 107): its move was the strike's, not a flick out of
