@@ -78,6 +78,28 @@ class Truth:
     """Every coin lying on the table, hidden by a hand or not (not one a hand lifts)."""
 
 
+def remove_stale_partials(cache: Path, name: str) -> list[Path]:
+    """Remove clip `name`'s partial renders left in `cache` by processes no longer running
+    (a run killed while it rendered); those of a live process are its work in progress."""
+    removed = []
+    for path in cache.glob(f"{name}.partial-*"):
+        pid = path.name.removeprefix(f"{name}.partial-").split(".")[0]
+        if pid.isdigit() and not _running(int(pid)):
+            path.unlink(missing_ok=True)
+            removed.append(path)
+    return removed
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # another user's process
+    return True
+
+
 class ClipData:
     """A rendered clip: its video path, camera mapping, layout and ground truth."""
 
@@ -96,8 +118,15 @@ class ClipData:
             # one name per process: two runs rendering the same clip into one cache at once
             # would write over each other's files (the first to finish moved them away)
             partial = cache / f"{clip.name}.partial-{os.getpid()}.mp4"
-            write_video(partial, self.session.timeline, self.layout, look, clip.size, clip.fps,
-                        progress=False)
+            remove_stale_partials(cache, clip.name)
+            try:
+                write_video(partial, self.session.timeline, self.layout, look, clip.size,
+                            clip.fps, progress=False)
+            except BaseException:  # stopped or failed: leave no half-written clip behind
+                for path in (partial, partial.with_suffix(".truth.jsonl"),
+                             partial.with_suffix(".camera.json")):
+                    path.unlink(missing_ok=True)
+                raise
             partial.with_suffix(".truth.jsonl").replace(self.video.with_suffix(".truth.jsonl"))
             partial.with_suffix(".camera.json").replace(self.video.with_suffix(".camera.json"))
             partial.replace(self.video)
