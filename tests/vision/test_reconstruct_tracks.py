@@ -259,6 +259,24 @@ def test_a_coin_at_rest_then_hidden_by_a_hand_before_the_window_closes_keeps_its
     assert settled.positions["arms"] == pytest.approx((0.0, 61.2), abs=0.5)
 
 
+def test_a_coin_lost_for_a_few_frames_early_in_its_slide_settles_where_it_stops() -> None:
+    """Fast flick at look 141: Suns, lost for four frames while it slid at 2.6 m/s (its
+    sightings past the gap another span), came to rest in view; it rests where its last
+    sightings end, not off the table (it was missing from the settled positions)."""
+    import numpy as np
+
+    t = np.arange(120) / 30.0
+    decel = 0.3 * 9806.65
+    s = np.clip(t - 1.0, 0.0, 1200.0 / decel)
+    suns = np.column_stack([t, 1200.0 * s - 0.5 * decel * s * s, np.zeros_like(t)])
+    suns = suns[(t < 1.05) | (t > 1.2)]  # lost in its streak
+    (window,) = find_windows({"suns": suns}, 1 / 30)
+    stop = 1200.0 ** 2 / (2.0 * decel)
+    assert window.motions["suns"].end_mm == pytest.approx((stop, 0.0), abs=0.5)
+    (settled,) = of_type(reconstruct(window, LAYOUT), "settled")
+    assert settled.positions["suns"] == pytest.approx((stop, 0.0), abs=0.5)
+
+
 def test_a_flick_starts_where_the_coin_rested_not_where_the_fingertip_dragged_it() -> None:
     """Gate-run at 60 fps, look 100: for the last eight frames at rest a fingertip merged
     into Moons' blob read it up to 2.7 mm back; the slide is anchored at its rest, the
