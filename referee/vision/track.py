@@ -64,9 +64,11 @@ at the session start; skin and sleeves read 0.6 and more away from any coin)."""
 STACK_LOOK = 0.45
 """...and for one put down on a tower's top, seen on white tile and nearer the lens than on
 the cloth its look was learned on (the demo game's Moons on tower 1 read 0.32 away)..."""
-STACK_WHOLE = 0.6
+STACK_WHOLE = 0.45
 """...and as whole: the parts of it as pale as the tile fall out of its blob (the capture
-scenario at look 106: Moons a prisoner on tower 2 showed 0.78 of its blob on the cloth)."""
+scenario at look 106: Moons a prisoner on tower 2 showed 0.78 of its blob on the cloth),
+and its dark art, dimming the white tile alike in every channel, reads as a shadow (at look
+128: 0.52, and the prisoner was never taken)."""
 OWN_LOOK = 0.03
 """A sharp, whole blob this near a coin's look, within CARRIED_MM of where a hand hid it, is
 that coin put down or flicked from under the fingers, seen at once (a resting coin reads
@@ -86,6 +88,9 @@ own; a hand's fragment sliding with the hand reads 0.78 from the coin it passed 
 from the hand: the capture scenario at look 104, taken for a flick of that coin)."""
 LAUNCH_S = 0.1
 """How long after a coin's launch streak it is held to have moved on (`_behind_launch`)."""
+PART_SEEN = 0.5
+"""A sharp blob under this share of a resting coin's own size, off its place, is the coin
+in part (`_part_off_rest`)."""
 REST_STEP_MM = 2.0
 """Two sightings this close, the last sharp: the coin was at rest (`_resting`)."""
 RESTING_MM_S = 30.0
@@ -195,6 +200,7 @@ class Tracker:
                 d2 = self.tracks[coin].filter.mahalanobis2(t, detections.center_mm,
                                                            stops.get(coin, (None,))[0])
                 ok = ((d2 <= GATE_CHI2) & ~_hand_like(self.tracks[coin], detections)
+                      & ~_part_off_rest(self.tracks[coin], detections)
                       & ~_behind_launch(self.tracks[coin], detections, t, resting))
                 cost[i] = np.where(ok, d2, UNMATCHED)
             cost[:, sorted(barred | self._where_hidden(detections, coins))] = UNMATCHED
@@ -443,7 +449,7 @@ class Tracker:
                 reach = max(reach, 1500.0)  # a hand may have moved it anywhere
             under_hand = not vague and covered is not None and covered(track.position_mm)
             leaving = not vague and _resting(track)
-            hand_like = (_hand_like(track, detections)
+            hand_like = (_hand_like(track, detections) | _part_off_rest(track, detections)
                          | _behind_launch(track, detections, t, resting))
             for k, j in enumerate(free_dets):
                 d = float(np.hypot(*(detections.center_mm[j] - track.position_mm)))
@@ -539,6 +545,19 @@ def _hand_like(track: CoinTrack, detections: Detections) -> np.ndarray:
     look_cost = np.linalg.norm(detections.look - track.look, axis=1)
     return look_cost > np.where(detections.streaked, HAND_LIKE_STREAK,
                                 HAND_LIKE) * detections.hand_look
+
+
+def _part_off_rest(track: CoinTrack, detections: Detections) -> np.ndarray:
+    """(N,) True for sharp blobs showing under PART_SEEN of a coin at rest, REST_STEP_MM or
+    more from where it rests: the coin in part, the rest of it hidden (by a hand, or by a
+    sleeve of the cloth's colour that shows as no change at all), its centre pulled away
+    from what hides it.  The coin is held where it rests: taken, it moved 5 mm and read as
+    sliding, and an arm's pieces carried it off (gate-run at look 139)."""
+    if not _resting(track) or not track.observations:
+        return np.zeros(len(detections), bool)
+    off = np.hypot(*(detections.center_mm - track.observations[-1].center_mm).T)
+    return ((detections.confidence < PART_SEEN * min(track.size, 1.0)) & ~detections.streaked
+            & (off >= REST_STEP_MM))
 
 
 def _merged(detections: Detections, stops: Mapping[str, tuple[np.ndarray, np.ndarray]]

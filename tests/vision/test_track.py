@@ -113,6 +113,23 @@ def test_a_coin_leaving_rest_is_taken_by_its_streak_or_seen_whole_and_sharp() ->
         assert _at_rest_then(tracker, dt, look, coin) == {"moons": 0}
 
 
+def test_a_resting_coin_seen_in_part_off_its_place_is_held_where_it_rests() -> None:
+    """Gate-run at look 139: an arm arriving in a sleeve of the cloth's colour hid part of
+    Suns, whose rest (0.40 of it) read 5.5 mm off; taken, Suns "slid" and the arm's pieces
+    carried it off.  Seen in part and off its place, the coin has not moved; seen whole
+    there, or in part on its place, it is taken as ever."""
+    look = np.array([0.14, 0.3, 0.52])
+    dt = 1 / 30
+    part_off = _blob((-5.5, -209.5), look + 0.05, 0.40)
+    tracker = Tracker({"moons": (0.0, -209.5)}, 0.0, MotionModel(), looks={"moons": look})
+    assert _at_rest_then(tracker, dt, look, part_off) == {}
+    assert tracker.tracks["moons"].position_mm == (0.0, -209.5)
+    for taken in (_blob((-5.5, -209.5), look, 0.9), _blob((-1.0, -209.5), look, 0.40)):
+        tracker = Tracker({"moons": (0.0, -209.5)}, 0.0, MotionModel(),
+                          looks={"moons": look})
+        assert _at_rest_then(tracker, dt, look, taken) == {"moons": 0}
+
+
 def test_a_sliding_coin_missed_for_a_frame_is_not_taken_for_one_at_rest() -> None:
     """Gate-run at look 122: Moons launched (a 13.5 mm streak 33 mm on), missed the next
     frame (its blob half the hand's), so held still by its filter; seen again 61 mm on as
