@@ -161,7 +161,11 @@ KNOCKED_MM = 10.0
 PIECE_CHANGE_COINS = 1.5
 """A big change within the pieces' places (`KNOCKED_MM` around each) but for this many coin
 areas (a coin or two resting against them) is a piece moved, not a hand (a tower knocked
-5 mm by the coin that hit it changed some 9,000 pixels at 720p)."""
+5 mm by the coin that hit it changed some 9,000 pixels at 720p); unless as much of it lies
+in a tower's or an endpost's middle, which a knock leaves as it was: a sleeve of the
+cloth's colour over a tower showed as the tower's whole top, split into four "coins" that
+carried two coins' names off (look 139).  (A flat tile's middle holds no coin at all:
+`ON_TILE_MM`.)"""
 OUTLINE_PX = 3
 """A piece's outline is watched this many pixels either side of its edges."""
 EDGE_COIN_AREAS = 2.0
@@ -268,11 +272,13 @@ class CoinDetector:
         self._pieces_half = np.zeros(self._inside_half.shape, np.uint8)
         """255 where a piece, or one knocked up to KNOCKED_MM out of its place, shows (half
         resolution): a change confined there is the piece moved, not a hand."""
-        for name in layout.pieces:
-            seen = (self._seen(self._grown(name, KNOCKED_MM), self._piece_top_mm(name))
-                    - [rx0, ry0]) / HALF
-            cv2.fillConvexPoly(self._pieces_half,
-                               cv2.convexHull(np.round(seen).astype(np.int32)), 255)
+        self._stack_middles_half = np.zeros(self._inside_half.shape, np.uint8)
+        """255 where a tower's or an endpost's middle shows, KNOCKED_MM in from its edges
+        (half resolution): a piece knocked within KNOCKED_MM leaves it as it was."""
+        for name, piece in layout.pieces.items():
+            self._fill_half(self._pieces_half, name, KNOCKED_MM)
+            if piece.is_stack:
+                self._fill_half(self._stack_middles_half, name, -KNOCKED_MM)
         self._outlines = {name: self._piece_region(layout.pieces[name].footprint(),
                                                    self._piece_top_mm(name), OUTLINE_PX)
                           for name in layout.pieces}
@@ -503,6 +509,7 @@ class CoinDetector:
         count, labels, stats, _ = cv2.connectedComponentsWithStats(fg, connectivity=8,
                                                                    ltype=cv2.CV_16U)
         hands = self._hands(diff, labels, stats, full_diff, inside, self._pieces_half[half_box],
+                            self._stack_middles_half[half_box],
                             self._cut_hands(box, last))  # full resolution, exact
         hand_reach = _HandReach(hands)
         streaks = self._dark_streaks(crop, gain, shadow, fg, hand_reach,
@@ -840,7 +847,7 @@ class CoinDetector:
 
     def _hands(self, diff: np.ndarray, labels: np.ndarray, stats: np.ndarray,
                full_diff: np.ndarray, inside: np.ndarray, pieces: np.ndarray,
-               cut: np.ndarray | None) -> np.ndarray:
+               middles: np.ndarray, cut: np.ndarray | None) -> np.ndarray:
         """Hands and arms (255, full resolution), by hysteresis: a blob far bigger than a
         coin, or reaching past the table's edge, grown through every connected pixel of even
         a faint change, so that a sleeve nearly the cloth's colour stays in one piece and no
@@ -854,7 +861,8 @@ class CoinDetector:
         it.
 
         `inside`: the table, at half resolution; `pieces`: where the pieces show, a knock
-        around each (a big change within them is a piece moved); `cut`: where the last
+        around each (a big change within them is a piece moved, unless it covers a tower's
+        or an endpost's middle, in `middles`: something over it); `cut`: where the last
         frame's hands cross the edge of the window searched (None: the whole ROI is)."""
         hands = np.zeros(full_diff.shape, np.uint8)
         seeds = np.zeros(diff.shape, np.uint8)
@@ -875,7 +883,8 @@ class CoinDetector:
             blob = labels[y:y + h, x:x + w] == k
             if within and self._streak(blob):
                 continue  # a fast coin's streak (maybe into a resting coin), not a hand
-            if (pieces[y:y + h, x:x + w][blob] == 0).sum() <= off_pieces:
+            if ((pieces[y:y + h, x:x + w][blob] == 0).sum() <= off_pieces
+                    and (middles[y:y + h, x:x + w][blob] > 0).sum() <= off_pieces):
                 continue  # a tile knocked out of its place (the pipeline measures it)
             if big or (blob & ~inside[y:y + h, x:x + w]).sum() > 0.3 * blob.sum():
                 seeds[y:y + h, x:x + w][blob] = 255
@@ -980,6 +989,13 @@ class CoinDetector:
         for c in self._roi_px(np.asarray(list(coins_mm), float).reshape(-1, 2)) - origin:
             cv2.circle(region, (round(c[0]), round(c[1])), r, 0, -1)
         return region
+
+    def _fill_half(self, mask: np.ndarray, name: str, by_mm: float) -> None:
+        """Fill (255) where a piece's footprint grown by `by_mm` shows, in a half-resolution
+        mask of the ROI."""
+        seen = (self._seen(self._grown(name, by_mm), self._piece_top_mm(name))
+                - self.roi[:2]) / HALF
+        cv2.fillConvexPoly(mask, cv2.convexHull(np.round(seen).astype(np.int32)), 255)
 
     def _piece_top_mm(self, name: str) -> float:
         """How high a piece's top is (its layers of tile)."""

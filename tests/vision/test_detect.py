@@ -680,3 +680,42 @@ def test_a_gate_tile_s_quarters_changed_by_a_sleeve_are_no_coins() -> None:
               < post.size_mm / 2]
     assert not inside
     assert nearest(found.center_mm, against) < 0.2
+
+
+def with_tower_as(image: np.ndarray, name: str, colour: tuple[int, int, int],
+                  shift_mm: float = 0.0) -> np.ndarray:
+    """Tower `name` drawn again in `colour`, `shift_mm` along x from its place, over the
+    cloth where it stood (a sleeve over it, or the tower knocked)."""
+    out = image.copy()
+    corners = mapping().to_pixels(np.asarray(LAYOUT.pieces[name].footprint(), float))
+    cv2.fillConvexPoly(out, np.round(corners).astype(np.int32), NAVY)
+    moved = np.add(corners, (shift_mm * SCALE, 0.0))
+    cv2.fillConvexPoly(out, np.round(moved).astype(np.int32), colour)
+    return out
+
+
+@pytest.mark.parametrize(("colour", "shift_mm", "a_hand"),
+                         [(NAVY, 0.0, True), (TILE_WHITE, 6.0, False)])
+def test_a_sleeve_of_the_cloth_s_colour_over_a_tower_is_a_hand_and_a_knock_is_not(
+        colour: tuple[int, int, int], shift_mm: float, a_hand: bool) -> None:
+    """A sleeve of the cloth's colour hides a tower's whole top (look 139): a change
+    within the tower's place, but one a knock never makes, for its middle changes too.  It
+    is something over the tower, not four coins on it (they carried two coins' names off).
+    The same tower knocked 6 mm changes only along its edges: a piece moved, no hand (the
+    pipeline measures it).  A flat tile's middle holds no coin at all (`ON_TILE_MM`): one
+    under such a sleeve stays no hand, so a coin beside it is still found."""
+    spots = start_spots(LAYOUT)
+    coins = {p: LIGHT_COIN for p in spots.values()}
+    det = CoinDetector(mapping(), LAYOUT, SIZE)
+    det.learn_empty_table(with_towers(frame(coins, 0)), spots.values())
+    tower = LAYOUT.pieces["tower-2"]
+    # (the coins gone: those beside the tower would join its change and make it a hand)
+    found, hands = det.detect(with_tower_as(with_towers(frame({}, 24)), "tower-2", colour,
+                                            shift_mm))
+    x, y = np.round(mapping().to_pixels(np.asarray([tower.center_mm]))[0]
+                    - det.roi[:2]).astype(int)
+    assert bool(hands[y, x]) is a_hand
+    if a_hand:
+        assert not [p for p in found.center_mm
+                    if max(abs(p[0] - tower.center_mm[0]), abs(p[1] - tower.center_mm[1]))
+                    < tower.size_mm / 2]
