@@ -449,8 +449,10 @@ class Tracker:
                 reach = max(reach, 1500.0)  # a hand may have moved it anywhere
             under_hand = not vague and covered is not None and covered(track.position_mm)
             leaving = not vague and _resting(track)
-            hand_like = (_hand_like(track, detections) | _part_off_rest(track, detections)
+            hand_like = (_hand_like(track, detections)
                          | _behind_launch(track, detections, t, resting))
+            if leaving:  # (a coin back from under a hand is seen in part beside it)
+                hand_like |= _part_off_rest(track, detections)
             for k, j in enumerate(free_dets):
                 d = float(np.hypot(*(detections.center_mm[j] - track.position_mm)))
                 if d > reach or hand_like[j] or (under_hand and d > STAYED_MM
@@ -552,7 +554,9 @@ def _part_off_rest(track: CoinTrack, detections: Detections) -> np.ndarray:
     more from where it rests: the coin in part, the rest of it hidden (by a hand, or by a
     sleeve of the cloth's colour that shows as no change at all), its centre pulled away
     from what hides it.  The coin is held where it rests: taken, it moved 5 mm and read as
-    sliding, and an arm's pieces carried it off (gate-run at look 139)."""
+    sliding, and an arm's pieces carried it off (gate-run at look 139).  Not asked of a
+    coin under a hand: its first glimpse beside the hand leaving it is the coin, back (held
+    for it, strike at 720p60, look 111, took an arm's piece 48 mm off instead)."""
     if not _resting(track) or not track.observations:
         return np.zeros(len(detections), bool)
     off = np.hypot(*(detections.center_mm - track.observations[-1].center_mm).T)

@@ -128,6 +128,12 @@ def test_a_resting_coin_seen_in_part_off_its_place_is_held_where_it_rests() -> N
         tracker = Tracker({"moons": (0.0, -209.5)}, 0.0, MotionModel(),
                           looks={"moons": look})
         assert _at_rest_then(tracker, dt, look, taken) == {"moons": 0}
+    # Back from under a hand, its first glimpse beside the hand leaving it is the coin
+    # (strike at 720p60, look 111: held for it, the coin took an arm's piece 48 mm off).
+    tracker = Tracker({"moons": (0.0, -209.5)}, 0.0, MotionModel(), looks={"moons": look})
+    _at_rest_then(tracker, dt, look, Detections.empty())
+    tracker.update(5 * dt, Detections.empty(), covered=lambda p: True)
+    assert tracker.update(6 * dt, part_off, covered=lambda p: False) == {"moons": 0}
 
 
 def test_a_sliding_coin_missed_for_a_frame_is_not_taken_for_one_at_rest() -> None:
