@@ -162,10 +162,10 @@ PIECE_CHANGE_COINS = 1.5
 """A big change within the pieces' places (`KNOCKED_MM` around each) but for this many coin
 areas (a coin or two resting against them) is a piece moved, not a hand (a tower knocked
 5 mm by the coin that hit it changed some 9,000 pixels at 720p); unless as much of it lies
-in a tower's or an endpost's middle, which a knock leaves as it was: a sleeve of the
-cloth's colour over a tower showed as the tower's whole top, split into four "coins" that
-carried two coins' names off (look 139).  (A flat tile's middle holds no coin at all:
-`ON_TILE_MM`.)"""
+in a piece's middle, which a knock leaves as it was: that is something over the piece.  A
+sleeve of the cloth's colour over a tower showed as the tower's whole top, split into four
+"coins" that carried two coins' names off (look 139); over the flat tiles it left the arm
+in pieces, whose fragments took a hidden coin's name (off-table at look 139)."""
 OUTLINE_PX = 3
 """A piece's outline is watched this many pixels either side of its edges."""
 EDGE_COIN_AREAS = 2.0
@@ -272,13 +272,13 @@ class CoinDetector:
         self._pieces_half = np.zeros(self._inside_half.shape, np.uint8)
         """255 where a piece, or one knocked up to KNOCKED_MM out of its place, shows (half
         resolution): a change confined there is the piece moved, not a hand."""
-        self._stack_middles_half = np.zeros(self._inside_half.shape, np.uint8)
-        """255 where a tower's or an endpost's middle shows, KNOCKED_MM in from its edges
-        (half resolution): a piece knocked within KNOCKED_MM leaves it as it was."""
+        self._middles_half = np.zeros(self._inside_half.shape, np.uint8)
+        """255 where a piece's middle shows, KNOCKED_MM in from its edges (half resolution):
+        a piece knocked within KNOCKED_MM leaves it as it was."""
         for name, piece in layout.pieces.items():
             self._fill_half(self._pieces_half, name, KNOCKED_MM)
-            if piece.is_stack:
-                self._fill_half(self._stack_middles_half, name, -KNOCKED_MM)
+            if piece.size_mm > 2.0 * KNOCKED_MM:
+                self._fill_half(self._middles_half, name, -KNOCKED_MM)
         self._outlines = {name: self._piece_region(layout.pieces[name].footprint(),
                                                    self._piece_top_mm(name), OUTLINE_PX)
                           for name in layout.pieces}
@@ -509,7 +509,7 @@ class CoinDetector:
         count, labels, stats, _ = cv2.connectedComponentsWithStats(fg, connectivity=8,
                                                                    ltype=cv2.CV_16U)
         hands = self._hands(diff, labels, stats, full_diff, inside, self._pieces_half[half_box],
-                            self._stack_middles_half[half_box],
+                            self._middles_half[half_box],
                             self._cut_hands(box, last))  # full resolution, exact
         hand_reach = _HandReach(hands)
         streaks = self._dark_streaks(crop, gain, shadow, fg, hand_reach,
@@ -861,8 +861,8 @@ class CoinDetector:
         it.
 
         `inside`: the table, at half resolution; `pieces`: where the pieces show, a knock
-        around each (a big change within them is a piece moved, unless it covers a tower's
-        or an endpost's middle, in `middles`: something over it); `cut`: where the last
+        around each (a big change within them is a piece moved, unless as much lies in
+        their `middles`: something over them); `cut`: where the last
         frame's hands cross the edge of the window searched (None: the whole ROI is)."""
         hands = np.zeros(full_diff.shape, np.uint8)
         seeds = np.zeros(diff.shape, np.uint8)

@@ -90,7 +90,10 @@ LAUNCH_S = 0.1
 """How long after a coin's launch streak it is held to have moved on (`_behind_launch`)."""
 PART_SEEN = 0.5
 """A sharp blob under this share of a resting coin's own size, off its place, is the coin
-in part (`_part_off_rest`)."""
+in part (`_part_off_rest`)..."""
+PART_MARGIN_MM = 1.5
+"""...and back from under a hand, as far off as such a part's centre and this much more
+(blur, and an edge not straight)."""
 REST_STEP_MM = 2.0
 """Two sightings this close, the last sharp: the coin was at rest (`_resting`)."""
 RESTING_MM_S = 30.0
@@ -451,8 +454,8 @@ class Tracker:
             leaving = not vague and _resting(track)
             hand_like = (_hand_like(track, detections)
                          | _behind_launch(track, detections, t, resting))
-            if leaving:  # (a coin back from under a hand is seen in part beside it)
-                hand_like |= _part_off_rest(track, detections)
+            if leaving or vague:
+                hand_like |= _part_off_rest(track, detections, hidden=vague)
             for k, j in enumerate(free_dets):
                 d = float(np.hypot(*(detections.center_mm[j] - track.position_mm)))
                 if d > reach or hand_like[j] or (under_hand and d > STAYED_MM
@@ -549,19 +552,37 @@ def _hand_like(track: CoinTrack, detections: Detections) -> np.ndarray:
                                 HAND_LIKE) * detections.hand_look
 
 
-def _part_off_rest(track: CoinTrack, detections: Detections) -> np.ndarray:
-    """(N,) True for sharp blobs showing under PART_SEEN of a coin at rest, REST_STEP_MM or
-    more from where it rests: the coin in part, the rest of it hidden (by a hand, or by a
-    sleeve of the cloth's colour that shows as no change at all), its centre pulled away
-    from what hides it.  The coin is held where it rests: taken, it moved 5 mm and read as
-    sliding, and an arm's pieces carried it off (gate-run at look 139).  Not asked of a
-    coin under a hand: its first glimpse beside the hand leaving it is the coin, back (held
-    for it, strike at 720p60, look 111, took an arm's piece 48 mm off instead)."""
+def _part_off_rest(track: CoinTrack, detections: Detections, hidden: bool = False
+                   ) -> np.ndarray:
+    """(N,) True for sharp blobs showing under PART_SEEN of a coin at rest that cannot be
+    that coin where it rests, in part.
+
+    Seen in view, the coin in part (the rest hidden by a hand, or by a sleeve of the
+    cloth's colour that shows as no change at all) reads off its place, pulled away from
+    what hides it: REST_STEP_MM or more off, it is held where it rests (taken, Suns at
+    look 139 moved 5 mm, read as sliding, and an arm's pieces carried it off).  Back from
+    under a hand (`hidden`), its first glimpse beside the hand leaving it is the coin, so
+    long as the part shown, cut by a straight edge, can be centred that far from the place
+    (held for it, Moons at 720p60, look 111, took an arm's piece 48 mm off instead); a blob
+    farther off is not it (tower-hit at look 138: a third of a coin 8.6 mm from where the
+    hand lifted Moons, a flick invented)."""
     if not _resting(track) or not track.observations:
         return np.zeros(len(detections), bool)
     off = np.hypot(*(detections.center_mm - track.observations[-1].center_mm).T)
-    return ((detections.confidence < PART_SEEN * min(track.size, 1.0)) & ~detections.streaked
-            & (off >= REST_STEP_MM))
+    shown = detections.confidence / min(track.size, 1.0)
+    part = (shown < PART_SEEN) & ~detections.streaked
+    if not hidden:
+        return part & (off >= REST_STEP_MM)
+    reach = np.interp(shown, _SEGMENT_SHARE, _SEGMENT_CENTRE) * detections.radius_mm
+    return part & (off > reach + PART_MARGIN_MM)
+
+
+_HALF_ANGLE = np.linspace(0.0, np.pi, 181)
+_SEGMENT_SHARE = (_HALF_ANGLE - np.sin(_HALF_ANGLE) * np.cos(_HALF_ANGLE)) / np.pi
+"""A disc's share cut off by a chord at each half angle (0 to 1)..."""
+_SEGMENT_CENTRE = 2.0 / 3.0 * np.sin(_HALF_ANGLE) ** 3 / np.maximum(_SEGMENT_SHARE * np.pi,
+                                                                      1e-12)
+"""...and how far that part's centre lies from the disc's (in radii)."""
 
 
 def _merged(detections: Detections, stops: Mapping[str, tuple[np.ndarray, np.ndarray]]

@@ -128,12 +128,21 @@ def test_a_resting_coin_seen_in_part_off_its_place_is_held_where_it_rests() -> N
         tracker = Tracker({"moons": (0.0, -209.5)}, 0.0, MotionModel(),
                           looks={"moons": look})
         assert _at_rest_then(tracker, dt, look, taken) == {"moons": 0}
-    # Back from under a hand, its first glimpse beside the hand leaving it is the coin
-    # (strike at 720p60, look 111: held for it, the coin took an arm's piece 48 mm off).
+    # Back from under a hand, its first glimpse beside the hand leaving it is the coin, as
+    # far off as part of it there can be centred (strike at 720p60, look 111: held for it,
+    # the coin took an arm's piece 48 mm off)...
     tracker = Tracker({"moons": (0.0, -209.5)}, 0.0, MotionModel(), looks={"moons": look})
     _at_rest_then(tracker, dt, look, Detections.empty())
     tracker.update(5 * dt, Detections.empty(), covered=lambda p: True)
     assert tracker.update(6 * dt, part_off, covered=lambda p: False) == {"moons": 0}
+    # ...but not a third of a coin 8.6 mm off, farther than any part of it there could be
+    # centred (tower-hit at look 138: the hand had lifted Moons, a flick was invented).
+    tracker = Tracker({"moons": (0.0, -209.5)}, 0.0, MotionModel(), looks={"moons": look})
+    _at_rest_then(tracker, dt, look, Detections.empty())
+    hand_piece = _blob((40.0, -240.0), look + 0.3, 1.0)  # (a blob the frame before)
+    tracker.update(5 * dt, hand_piece, covered=lambda p: True)
+    fragment = _blob((0.3, -218.1), look + 0.05, 0.37)
+    assert tracker.update(6 * dt, fragment, covered=lambda p: False) == {}
 
 
 def test_a_sliding_coin_missed_for_a_frame_is_not_taken_for_one_at_rest() -> None:
