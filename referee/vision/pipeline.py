@@ -478,6 +478,8 @@ class Pipeline:
                     ev.Place(round(t_back, 4), coin, at, on, evidence=while_hidden)]
         if carried:
             windows = [w for w in (_without(w, carried) for w in windows) if w.motions]
+        windows = [w for w in (_at_rest_on_towers(w, self.layout) for w in windows)
+                   if w.motions]
         if hidden:
             windows = self._with_hidden(windows, hidden, t)
         for window in windows:
@@ -581,6 +583,22 @@ def _without(window: FlickWindow, coins: set[str]) -> FlickWindow:
     return replace(window, motions={c: m for c, m in window.motions.items() if c not in coins},
                    rest_mm={c: p for c, p in window.rest_mm.items() if c not in coins},
                    settled_mm={c: p for c, p in window.settled_mm.items() if c not in coins})
+
+
+def _at_rest_on_towers(window: FlickWindow, layout: Layout) -> FlickWindow:
+    """A window whose coins that "slid" from a tower's top to the same top rest there: no
+    flick moves a coin on a tower (a prisoner leaves it in a hand), and no coin sliding on
+    the table reaches it; what moved is the prisoner's reading on the white tile (capture
+    at look 134: 4 mm from frame to frame, an invented flick).  It rests where it ends."""
+    still = {c: m for c, m in window.motions.items() if m.end_mm is not None
+             and layout.stack_at(m.start_mm) is not None
+             and layout.stack_at(m.start_mm) == layout.stack_at(m.end_mm)}
+    if not still:
+        return window
+    return replace(_without(window, set(still)),
+                   rest_mm={**window.rest_mm, **{c: m.start_mm for c, m in still.items()}},
+                   settled_mm={**window.settled_mm,
+                               **{c: m.end_mm for c, m in still.items()}})
 
 
 def stop_seconds(distance_mm: float, decel: float) -> float:

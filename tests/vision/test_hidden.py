@@ -10,8 +10,17 @@ import pytest
 
 from referee.layout import castle_croquetnole_layout
 from referee.vision.detections import Detections
-from referee.vision.pipeline import Hidden, Pipeline, Placed, flicked_unseen, hidden_slide
+from referee.vision.pipeline import (
+    Hidden,
+    Pipeline,
+    Placed,
+    _at_rest_on_towers,
+    flicked_unseen,
+    hidden_slide,
+)
+from referee.vision.reconstruct import FlickWindow, reconstruct
 from referee.vision.track import Tracker
+from referee.vision.trajectory import Motion, Slide
 from tests.vision.test_detect import SIZE, mapping
 
 DECEL = 0.30 * 9806.65
@@ -430,3 +439,31 @@ def test_a_coin_flicked_from_under_the_fingers_is_taken_at_its_first_streak() ->
     like = Detections(np.array([[-110.4, 0.3]]), radius_mm=np.array([9.525]),
                       look=look[None] - 0.05)
     assert hidden_then(like) == {}
+
+
+def test_a_prisoner_read_a_few_mm_apart_on_its_tower_was_not_flicked() -> None:
+    """Capture at look 134: Moons, a prisoner on tower 2, read 4 mm apart on the white
+    tile from one frame to the next, and a flick was invented.  A coin that "slides" from
+    a tower's top to the same top rests there, where it ends; a coin that slides off a
+    tower's top, or along the cloth, keeps its flick."""
+    layout = castle_croquetnole_layout()
+    tower = layout.piece("tower-2").center_mm
+
+    def slid(coin: str, start: tuple[float, float], velocity: tuple[float, float]) -> Motion:
+        slide = Slide(16.0, start, velocity, DECEL, math.inf)
+        end = slide.position(slide.t_stop)
+        return Motion(coin, [slide], start, (float(end[0]), float(end[1])))
+
+    prisoner = slid("moons", (tower[0] + 2.0, tower[1] + 12.0), (150.0, 0.0))  # 3.8 mm
+    window = FlickWindow({"moons": prisoner, "ace": slid("ace", (-44.45, -254.0), (0.0, 900.0))},
+                         {}, 1 / 30)
+    kept = _at_rest_on_towers(window, layout)
+    assert set(kept.motions) == {"ace"}
+    assert kept.settled_mm["moons"] == prisoner.end_mm
+    events = reconstruct(kept, layout)
+    assert [e.coin for e in events if e.type == "flick"] == ["ace"]
+    assert next(e for e in events if e.type == "settled").positions["moons"] == pytest.approx(
+        prisoner.end_mm, abs=0.01)
+    off_the_top = slid("moons", (tower[0] + 2.0, tower[1] + 12.0), (0.0, 900.0))
+    window = FlickWindow({"moons": off_the_top}, {}, 1 / 30)
+    assert set(_at_rest_on_towers(window, layout).motions) == {"moons"}
