@@ -100,12 +100,12 @@ DARK_STREAK_CHANGE = 1.5
 any cast shadow's fringe."""
 DARK_STREAK_ELONGATION = 1.3
 """...and a streak: this many times longer than wide (a round shadow is no sliding coin)."""
-PALE_DISC_COINS = (0.75, 2.0)
+PALE_DISC_COINS = (0.75, 2.5)
 """...or a coin at rest on a tower's top that reads as a shadow: a little darker than the
 tile it rests on, in the same hue (the demo game's white Moons on tower 2's white Ace,
-10.6-15.3 s), one coin's size with the rim of its own shadow, or up to two coins' with its
-whole shadow on the tile where the light is low (captures at looks 126, 130 and 131,
-1.57-1.67: the prisoners were never seen on their towers)..."""
+10.6-15.3 s), one coin's size with the rim of its own shadow, or up to two coins' and a
+half with its whole soft-edged shadow on the tile where the light is low (captures at looks
+126, 130 and 131, 1.57-1.67; 136, 2.03: the prisoners were never seen on their towers)..."""
 PALE_DISC_ONE = 1.5
 """...and of a disc bigger than this (coin areas) only the coin's disc about its middle is
 put back: with its shadow, a blob of two coins' area was split in two, 5 mm apart, and the
