@@ -453,9 +453,8 @@ class Tracker:
             under_hand = not vague and covered is not None and covered(track.position_mm)
             leaving = not vague and _resting(track)
             hand_like = (_hand_like(track, detections)
+                         | _part_off_rest(track, detections, hidden=vague)
                          | _behind_launch(track, detections, t, resting))
-            if leaving or vague:
-                hand_like |= _part_off_rest(track, detections, hidden=vague)
             for k, j in enumerate(free_dets):
                 d = float(np.hypot(*(detections.center_mm[j] - track.position_mm)))
                 if d > reach or hand_like[j] or (under_hand and d > STAYED_MM
@@ -577,11 +576,10 @@ def _part_off_rest(track: CoinTrack, detections: Detections, hidden: bool = Fals
     return part & (off > reach + PART_MARGIN_MM)
 
 
-_HALF_ANGLE = np.linspace(0.0, np.pi, 181)
+_HALF_ANGLE = np.linspace(0.01, np.pi, 180)
 _SEGMENT_SHARE = (_HALF_ANGLE - np.sin(_HALF_ANGLE) * np.cos(_HALF_ANGLE)) / np.pi
 """A disc's share cut off by a chord at each half angle (0 to 1)..."""
-_SEGMENT_CENTRE = 2.0 / 3.0 * np.sin(_HALF_ANGLE) ** 3 / np.maximum(_SEGMENT_SHARE * np.pi,
-                                                                      1e-12)
+_SEGMENT_CENTRE = 2.0 / 3.0 * np.sin(_HALF_ANGLE) ** 3 / (_SEGMENT_SHARE * np.pi)
 """...and how far that part's centre lies from the disc's (in radii)."""
 
 
