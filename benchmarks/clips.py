@@ -119,17 +119,18 @@ class ClipData:
             # would write over each other's files (the first to finish moved them away)
             partial = cache / f"{clip.name}.partial-{os.getpid()}.mp4"
             remove_stale_partials(cache, clip.name)
+            # the video last: a clip is in the cache once its video and truth are
+            files = [(partial.with_suffix(ext), self.video.with_suffix(ext))
+                     for ext in (".truth.jsonl", ".camera.json", ".mp4")]
             try:
                 write_video(partial, self.session.timeline, self.layout, look, clip.size,
                             clip.fps, progress=False)
             except BaseException:  # stopped or failed: leave no half-written clip behind
-                for path in (partial, partial.with_suffix(".truth.jsonl"),
-                             partial.with_suffix(".camera.json")):
-                    path.unlink(missing_ok=True)
+                for written, _ in files:
+                    written.unlink(missing_ok=True)
                 raise
-            partial.with_suffix(".truth.jsonl").replace(self.video.with_suffix(".truth.jsonl"))
-            partial.with_suffix(".camera.json").replace(self.video.with_suffix(".camera.json"))
-            partial.replace(self.video)
+            for written, kept in files:
+                written.replace(kept)
 
     @cached_property
     def session(self) -> Session:

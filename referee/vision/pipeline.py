@@ -591,8 +591,8 @@ def _at_rest_on_towers(window: FlickWindow, layout: Layout) -> FlickWindow:
     the table reaches it; what moved is the prisoner's reading on the white tile (capture
     at look 134: 4 mm from frame to frame, an invented flick).  It rests where it ends."""
     still = {c: m for c, m in window.motions.items() if m.end_mm is not None
-             and layout.stack_at(m.start_mm) is not None
-             and layout.stack_at(m.start_mm) == layout.stack_at(m.end_mm)}
+             and (top := layout.stack_at(m.start_mm)) is not None
+             and top == layout.stack_at(m.end_mm)}
     if not still:
         return window
     return replace(_without(window, set(still)),
