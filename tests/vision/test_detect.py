@@ -416,6 +416,28 @@ def test_a_short_streak_of_two_coins_area_is_one_coin(detector: CoinDetector,
     assert nearest(found.center_mm, (-60.0, -20.0 + length_mm / 2)) < 0.3
 
 
+def test_a_compact_blob_of_two_coins_area_wider_than_a_coin_is_still_cut_in_two(
+        detector: CoinDetector) -> None:
+    """A coin with a wide strip of change along its side (a tower's edge beside it, fast
+    flick at look 109) is as compact as a short streak, but wider than a coin: it is cut in
+    two as before, and the coin's own part keeps its centre."""
+    r = detector.coin_r_px
+    ys, xs = np.mgrid[-40:41, -40:41]
+    disc = np.hypot(xs, ys) <= r
+    strip = (np.abs(xs) <= 2.0 * r) & (ys < -r + 1) & (ys >= -1.9 * r)
+    blob = disc | strip
+    area = float(blob.sum())
+    assert round(area / detector.coin_area_px) == 2
+    parts = detector._split(xs[blob], ys[blob], np.ones(int(area)), area)
+    assert len(parts) == 2
+    cy = [p[1] for p in parts]
+    assert max(cy) > -0.2 * r  # the coin's part below the strip
+    swept_disc = np.hypot(xs, np.maximum(np.abs(ys) - 0.45 * r, 0)) <= r
+    area = float(swept_disc.sum())
+    assert round(area / detector.coin_area_px) == 2
+    assert len(detector._split(xs[swept_disc], ys[swept_disc], np.ones(int(area)), area)) == 1
+
+
 @pytest.mark.parametrize("resting", [False, True])
 def test_a_streak_that_ran_into_a_resting_coin_is_two_coins_and_alone_one(
         detector: CoinDetector, resting: bool) -> None:
