@@ -475,6 +475,8 @@ class Tracker:
                         _itself(track, detections, j, look_cost)):
                     continue  # no coin leaving rest: a fragment of an arm sweeping past
                 if vague and d < STAYED_MM:
+                    if not streaked[j] and not _own_look(look_cost, stacked[k]):
+                        continue  # a ghost: the cloth where it stood, seen at last
                     cost[i, k] = d / 50.0  # back where the hand hid it: it did not move
                 elif vague and stacked[k]:
                     # Put on a tower's top: the rules say which tower, not the distance;
@@ -635,22 +637,32 @@ def _back(track: CoinTrack, detections: Detections, j: int, d: float, look_cost:
     """Can detection `j`, `d` mm from where a hand hid this coin, be the coin back?
 
     A streak is the coin sliding out from under the fingers: its line points back at the
-    hidden place.  A sharp blob (not like the hand: `_hand_like`) is the coin at rest; put
-    down far away (carried), it is whole and has the coin's own look (less strictly on a
-    tower's top: `on_stack`).
+    hidden place.  A sharp blob (not like the hand: `_hand_like`) is the coin at rest, with
+    its own look (less strictly on a tower's top: `on_stack`): not a ghost of the cloth
+    where a coin stood at the session start, which the empty table only inpainted (tower
+    hit at look 151: 0.53 from Moons' look, 100 mm from where a sleeve hid it); put down
+    far away (carried), it is whole too.
     """
     if detections.streaked[j]:
         return _streak_from(track, detections, j)
-    return d <= CARRIED_MM or _itself(track, detections, j, look_cost, on_stack)
+    if d <= CARRIED_MM:
+        return _own_look(look_cost, on_stack)
+    return _itself(track, detections, j, look_cost, on_stack)
 
 
 def _itself(track: CoinTrack, detections: Detections, j: int, look_cost: float,
             on_stack: bool = False) -> bool:
     """Is sharp detection `j` this coin whole, with its own look (less strictly on a
     tower's top: `on_stack`), and no fragment of a hand or an arm?"""
-    whole, look_limit = (STACK_WHOLE, STACK_LOOK) if on_stack else (WHOLE, CARRIED_LOOK)
+    whole = STACK_WHOLE if on_stack else WHOLE
     return bool(detections.confidence[j] >= whole * min(track.size, 1.0)
-                and look_cost < look_limit)
+                and _own_look(look_cost, on_stack))
+
+
+def _own_look(look_cost: float, on_stack: bool = False) -> bool:
+    """Is a sharp blob this near a coin's look (`look_cost`) that coin at rest (on the cloth,
+    or on a tower's top: `on_stack`)?"""
+    return look_cost < (STACK_LOOK if on_stack else CARRIED_LOOK)
 
 
 def _streak_from(track: CoinTrack, detections: Detections, j: int) -> bool:
