@@ -56,9 +56,10 @@ merged into it: the fingertip's pixels (of the hands' colour) are left out of it
 WHOLE_WINDOW = 0.6
 """Blobs are found in the whole ROI when the window around what changed would cover this
 share of it (one search is then cheaper than a window and a merge)."""
-STREAK_WIDE = 1.25
-"""A compact blob of two coins' area narrower than this many coin diameters is one coin
-streaked by its motion (1.08 measured), a wider one a coin and a change beside it (1.88)."""
+COMPACT_STREAK_WIDTH = 1.25
+"""A compact blob of two coins' area narrower than this many coin diameters (4σ across, as
+`_split` measures a disc's diameter) is one coin streaked by its motion (1.08 measured), a
+wider one a coin and a change beside it (1.88)."""
 HALF = 2
 """The foreground, its blobs and the hands are found at 1/HALF of the resolution; coins are
 measured at full resolution, each in its own box."""
@@ -1197,7 +1198,7 @@ class CoinDetector:
         # of two coins' area no wider than a coin is one coin streaked by its motion (a
         # 2 m/s slide at 720p60, which k-means cut into halves 13 mm apart, closer than
         # coins can lie); a wider one is a coin and a change beside it (a tower's edge).
-        one_streak = n_coins == 2 and minor < STREAK_WIDE * 2.0 * self.coin_r_px
+        one_streak = n_coins == 2 and minor < COMPACT_STREAK_WIDTH * 2.0 * self.coin_r_px
         if n_coins >= 2 and compact and not one_streak:
             k = min(n_coins, 4)
             # scipy's k-means++ with a fixed seed: the same frame always splits the same way

@@ -59,8 +59,9 @@ fragment, a streak or a fingertip apart from the withdrawing hand."""
 WHOLE = 0.8
 """A blob at least this share of a coin's own size at the session start shows it whole."""
 CARRIED_LOOK = 0.3
-"""Largest look distance for a coin put down (a coin at rest reads within 0.02 of its look
-at the session start; skin and sleeves read 0.6 and more away from any coin)."""
+"""Largest look distance for a sharp blob to be a coin back from under a hand, put down or
+where it was (a coin at rest reads within 0.02 of its look at the session start, within
+0.24 back from under a hand; skin and sleeves read 0.6 and more away from any coin)."""
 STACK_LOOK = 0.45
 """...and for one put down on a tower's top, seen on white tile and nearer the lens than on
 the cloth its look was learned on (the demo game's Moons on tower 1 read 0.32 away)..."""
