@@ -31,7 +31,7 @@ from referee.vision.detect import CoinDetector, DetectorConfig, PixelMapping
 from referee.vision.kalman import MotionModel
 from referee.vision.reconstruct import FlickWindow, reconstruct
 from referee.vision.reidentify import closest_approach, exchange_after, exchanged
-from referee.vision.track import RESTING_MM_S, Tracker
+from referee.vision.track import RESTING_MM_S, CoinTrack, Tracker
 from referee.vision.trajectory import Motion, Slide
 from referee.vision.windows import find_windows
 
@@ -119,6 +119,15 @@ class Placed:
     """Seen again, at `to_mm`."""
     from_mm: tuple[float, float]
     to_mm: tuple[float, float]
+
+
+def went_unseen(track: CoinTrack) -> Hidden:
+    """A coin gone under a hand, or unseen (in a hand): since it was last seen, where it was
+    seen.  Not where its filter puts it: coasting under the hand, that runs on (capture at
+    look 145: Suns, dragged by a fingertip merged into its blob, was "hidden" 6 mm on, on
+    the edge of tower 2, and its flick read as a lift and a place)."""
+    seen = track.observations[-1].center_mm if track.observations else track.position_mm
+    return Hidden(track.last_seen, seen, track.last_seen)
 
 
 def start_spots(layout: Layout) -> dict[str, tuple[float, float]]:
@@ -250,9 +259,7 @@ class Pipeline:
             j = assigned.get(coin)
             if j is None:
                 if track.vague(frame.t) and coin not in self.hidden_since:
-                    # Under a hand, or gone unseen (in a hand): since it was last seen.
-                    self.hidden_since[coin] = Hidden(track.last_seen, track.position_mm,
-                                                     track.last_seen)
+                    self.hidden_since[coin] = went_unseen(track)
                 hidden = self.hidden_since.get(coin)
                 if hidden is not None and self.detector.covered(hands, hidden.from_mm):
                     hidden.t_freed = frame.t

@@ -17,6 +17,7 @@ from referee.vision.pipeline import (
     _at_rest_on_towers,
     flicked_unseen,
     hidden_slide,
+    went_unseen,
 )
 from referee.vision.reconstruct import FlickWindow, reconstruct
 from referee.vision.track import Tracker
@@ -24,6 +25,21 @@ from referee.vision.trajectory import Motion, Slide
 from tests.vision.test_detect import SIZE, mapping
 
 DECEL = 0.30 * 9806.65
+
+
+def test_a_coin_gone_under_a_hand_was_hidden_where_it_was_last_seen() -> None:
+    """A fingertip merged into a resting coin's blob drags its centre along, then the hand
+    covers it: it was hidden where it was last seen, not where its filter, coasting on
+    under the hand, has run to (capture at look 145: on tower 2's edge, 6 mm on)."""
+    tracker = Tracker({"suns": (-209.5, 0.0)}, 0.0)
+    for k, x in enumerate((-209.5, -209.5, -212.5, -215.0, -218.0, -222.4), start=1):
+        tracker.update(k / 30, Detections(np.array([[x, 0.0]])), covered=lambda p: False)
+    for k in (7, 8):
+        tracker.update(k / 30, Detections.empty(), covered=lambda p: True)
+    track = tracker.tracks["suns"]
+    assert track.vague(8 / 30) and track.position_mm[0] < -224.0  # coasting on
+    hidden = went_unseen(track)
+    assert hidden.from_mm == (-222.4, 0.0) and hidden.t_hid == 6 / 30
 
 
 def test_a_flick_under_the_fingers_is_one_exact_slide_inside_the_hidden_interval() -> None:
