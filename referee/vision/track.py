@@ -77,6 +77,12 @@ within 0.01 of its look, another suit's 0.05 and more): the edge of a withdrawin
 leaves one-frame blobs, seldom of a coin's own look and size (tower-hit at look 105: Moons
 put down 100 mm on and not taken for 5 frames).  Farther off, a hand's last frame in view
 left one of Ace's look 350 mm from it (strike at look 131: a flick invented)."""
+ANOTHERS_LOOK = 0.1
+"""A sharp blob this near another coin's look and not within CARRIED_LOOK of a coin's own is
+that other coin, not this one (capture at look 152: guard 2, stopped dead by the Moons it
+struck, took Moons' blob sliding on, 0.40 from its own look and 0.05 from Moons', and the
+two exchanged names for three frames: Moons "flicked" before the strike).  A knight and its
+own guard read 0.01-0.03 apart: nothing here tells them apart."""
 SHARP_LOOK_WEIGHT = 20.0
 """Round 2's weight on the look of a sharp blob (a streak's look is half the cloth's)."""
 HAND_LIKE = 2.0
@@ -204,6 +210,7 @@ class Tracker:
                 d2 = self.tracks[coin].filter.mahalanobis2(t, detections.center_mm,
                                                            stops.get(coin, (None,))[0])
                 ok = ((d2 <= GATE_CHI2) & ~_hand_like(self.tracks[coin], detections)
+                      & ~self._anothers(coin, detections)
                       & ~_part_off_rest(self.tracks[coin], detections)
                       & ~_behind_launch(self.tracks[coin], detections, t, resting))
                 cost[i] = np.where(ok, d2, UNMATCHED)
@@ -395,6 +402,18 @@ class Tracker:
         ta.observations, tb.observations = exchange_after(ta.observations, tb.observations,
                                                           since, lambda o: o.t)
 
+    def _anothers(self, coin: str, detections: Detections) -> np.ndarray:
+        """(N,) True for sharp blobs that read as another coin of the game, not as this one
+        (ANOTHERS_LOOK): two coins that meet are told apart by their looks."""
+        own = self.tracks[coin].look
+        others = [t.look for c, t in self.tracks.items() if c != coin and t.look is not None]
+        if own is None or not others or detections.look.shape[1] != len(own):
+            return np.zeros(len(detections), bool)
+        nearest_other = np.linalg.norm(detections.look[:, None, :] - np.array(others)[None],
+                                       axis=2).min(axis=1)
+        return (~detections.streaked & (nearest_other < ANOTHERS_LOOK)
+                & (np.linalg.norm(detections.look - own, axis=1) > CARRIED_LOOK))
+
     def _fingered(self, detections: Detections, coins: list[str]
                   ) -> tuple[set[int], set[str]]:
         """Detections that are a resting coin seen with a fingertip merged into it, and
@@ -453,7 +472,7 @@ class Tracker:
                 reach = max(reach, 1500.0)  # a hand may have moved it anywhere
             under_hand = not vague and covered is not None and covered(track.position_mm)
             leaving = not vague and _resting(track)
-            hand_like = (_hand_like(track, detections)
+            hand_like = (_hand_like(track, detections) | self._anothers(coin, detections)
                          | _part_off_rest(track, detections, hidden=vague)
                          | _behind_launch(track, detections, t, resting))
             for k, j in enumerate(free_dets):

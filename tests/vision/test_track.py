@@ -195,3 +195,27 @@ def test_a_coin_put_down_is_taken_at_once_only_whole_and_with_its_own_look() -> 
         for k in range(4, 30):  # under the hand, lifted, carried
             tracker.update(k * dt, Detections.empty(), covered=lambda p: True)
         assert tracker.update(30 * dt, blob, covered=lambda p: False) == taken
+
+
+def test_two_coins_that_meet_are_told_apart_by_their_looks() -> None:
+    """Capture at look 152: guard 2 (a pale coin) strikes Moons (a dark one) at 630 mm/s and
+    stops dead; Moons, its blob lost in the striker's for the frame of the contact, is seen
+    14 mm on, just where 2's speed would carry 2.  A sharp blob of Moons' look (0.05 from
+    it, 0.40 from 2's) is not 2: the names were exchanged for three frames, and Moons
+    "flicked" before the strike."""
+    two, moons = np.array([0.267, 0.472, 0.633]), np.array([0.207, 0.285, 0.222])
+
+    def looks(*centres_looks: tuple[tuple[float, float], np.ndarray, float]) -> Detections:
+        return Detections(np.array([c for c, _, _ in centres_looks], float),
+                          np.full(len(centres_looks), RADIUS),
+                          look=np.array([lk for _, lk, _ in centres_looks]),
+                          confidence=np.array([conf for _, _, conf in centres_looks]))
+
+    dt = 1 / 30
+    tracker = Tracker({"two": (-100.0, 0.0), "moons": (0.0, 0.0)}, 0.0, MotionModel(),
+                      looks={"two": two, "moons": moons}, sizes={"moons": 0.64})
+    for k, x in enumerate((-100.0, -79.0, -58.0, -37.0), start=1):
+        tracker.update(k * dt, looks(((x, 0.0), two, 1.0), ((0.0, 0.0), moons, 0.64)))
+    assert tracker.update(5 * dt, looks(((-16.0, 0.0), two, 1.0))) == {"two": 0}
+    after = looks(((14.0, 0.0), moons, 0.62), ((-19.0, 0.0), two, 1.0))
+    assert tracker.update(6 * dt, after) == {"two": 1, "moons": 0}
