@@ -62,9 +62,10 @@ CARRIED_LOOK = 0.3
 """Largest look distance for a sharp blob to be a coin back from under a hand, put down or
 where it was (a coin at rest reads within 0.02 of its look at the session start, within
 0.24 back from under a hand; skin and sleeves read 0.6 and more away from any coin)."""
-STACK_LOOK = 0.45
+STACK_LOOK = 0.55
 """...and for one put down on a tower's top, seen on white tile and nearer the lens than on
-the cloth its look was learned on (the demo game's Moons on tower 1 read 0.32 away)..."""
+the cloth its look was learned on (the demo game's Moons on tower 1 read 0.32 away; at look
+155 Moons, a black ring round a pale middle, 0.505: its prisoner was never taken)..."""
 STACK_WHOLE = 0.45
 """...and as whole: the parts of it as pale as the tile fall out of its blob (the capture
 scenario at look 106: Moons a prisoner on tower 2 showed 0.78 of its blob on the cloth),

@@ -100,14 +100,20 @@ def test_a_coin_hidden_on_top_of_a_tower_and_back_beside_it_was_lifted() -> None
     assert flicked_unseen(replace(released, from_mm=(0.0, -150.0)), layout, DECEL)
 
 
-def test_a_coin_put_on_a_towers_top_is_taken_by_its_look_whatever_the_distance() -> None:
+@pytest.mark.parametrize(("learned", "seen"), [
+    ([0.8, 0.8, 0.75], [0.8, 0.98, 1.01]),  # 0.32 away
+    ([0.256, 0.244, 0.246], [0.53, 0.54, 0.56]),  # 0.505 away
+])
+def test_a_coin_put_on_a_towers_top_is_taken_by_its_look_whatever_the_distance(
+        learned: list[float], seen: list[float]) -> None:
     """On white tile and nearer the lens, a coin reads farther from the look learned on
-    the cloth (the demo game's Moons on tower 1: 0.32), and the rules, not the distance,
-    send a coin to a tower: the hidden coin takes the blob there."""
+    the cloth (the demo game's Moons on tower 1: 0.32; at look 155 a black ring round a
+    pale middle, 0.505), and the rules, not the distance, send a coin to a tower: the
+    hidden coin takes the blob there."""
     layout = castle_croquetnole_layout()
     tower = layout.piece("tower-1").center_mm
-    look = np.array([0.8, 0.8, 0.75])
-    on_top = Detections(np.array([tower]), look=np.array([[0.8, 0.98, 1.01]]))  # 0.32 away
+    look = np.array(learned)
+    on_top = Detections(np.array([tower]), look=np.array([seen]))
 
     def tracker(on_stack) -> Tracker:
         t = Tracker({"moons": (-240.0, 13.0)}, 0.0, looks={"moons": look}, on_stack=on_stack)
