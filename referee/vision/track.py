@@ -79,11 +79,12 @@ leaves one-frame blobs, seldom of a coin's own look and size (tower-hit at look 
 put down 100 mm on and not taken for 5 frames).  Farther off, a hand's last frame in view
 left one of Ace's look 350 mm from it (strike at look 131: a flick invented)."""
 ANOTHERS_LOOK = 0.1
-"""A sharp blob this near another coin's look and not within CARRIED_LOOK of a coin's own is
-that other coin, not this one (capture at look 152: guard 2, stopped dead by the Moons it
-struck, took Moons' blob sliding on, 0.40 from its own look and 0.05 from Moons', and the
-two exchanged names for three frames: Moons "flicked" before the strike).  A knight and its
-own guard read 0.01-0.03 apart: nothing here tells them apart."""
+"""A sharp blob this near another coin's look and not within CARRIED_LOOK of a coin's own
+(STACK_LOOK on a tower's top) is that other coin, not this one (capture at look 152: guard
+2, stopped dead by the Moons it struck, took Moons' blob sliding on, 0.40 from its own look
+and 0.05 from Moons', and the two exchanged names for three frames: Moons "flicked" before
+the strike).  A knight and its own guard read 0.01-0.03 apart: nothing here tells them
+apart."""
 SHARP_LOOK_WEIGHT = 20.0
 """Round 2's weight on the look of a sharp blob (a streak's look is half the cloth's)."""
 HAND_LIKE = 2.0
@@ -412,8 +413,13 @@ class Tracker:
             return np.zeros(len(detections), bool)
         nearest_other = np.linalg.norm(detections.look[:, None, :] - np.array(others)[None],
                                        axis=2).min(axis=1)
-        return (~detections.streaked & (nearest_other < ANOTHERS_LOOK)
-                & (np.linalg.norm(detections.look - own, axis=1) > CARRIED_LOOK))
+        look_cost = np.linalg.norm(detections.look - own, axis=1)
+        anothers = ~detections.streaked & (nearest_other < ANOTHERS_LOOK) & \
+            (look_cost >= CARRIED_LOOK)
+        for j in np.flatnonzero(anothers):  # (seldom: asked only of these)
+            anothers[j] = not _own_look(float(look_cost[j]),
+                                        self.on_stack(tuple(detections.center_mm[j])))
+        return anothers
 
     def _fingered(self, detections: Detections, coins: list[str]
                   ) -> tuple[set[int], set[str]]:
