@@ -420,7 +420,8 @@ def test_a_compact_blob_of_two_coins_area_wider_than_a_coin_is_still_cut_in_two(
         detector: CoinDetector) -> None:
     """A coin with a wide strip of change along its side (a tower's edge beside it, fast
     flick at look 109) is as compact as a short streak, but wider than a coin: it is cut in
-    two as before, and the coin's own part keeps its centre."""
+    two as before, one part on the coin below the strip.  A disc swept 0.45 of a radius
+    each way, as compact and as big, is one coin."""
     r = detector.coin_r_px
     ys, xs = np.mgrid[-40:41, -40:41]
     disc = np.hypot(xs, ys) <= r
