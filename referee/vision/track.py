@@ -214,7 +214,8 @@ class Tracker:
                 ok = ((d2 <= GATE_CHI2) & ~_hand_like(self.tracks[coin], detections)
                       & ~self._anothers(coin, detections)
                       & ~_part_off_rest(self.tracks[coin], detections)
-                      & ~_behind_launch(self.tracks[coin], detections, t, resting))
+                      & ~_behind_launch(self.tracks[coin], detections, t, resting)
+                      & ~_behind_streak(self.tracks[coin], detections))
                 cost[i] = np.where(ok, d2, UNMATCHED)
             cost[:, sorted(barred | self._where_hidden(detections, coins))] = UNMATCHED
             for i, j in _assign(cost, GATE_CHI2):
@@ -657,6 +658,28 @@ def _behind_launch(track: CoinTrack, detections: Detections, t: float,
         if radius < abs(along) < launch.streak_mm + 4.0 * radius and across < 2.0 * radius:
             return near
     return np.hypot(*(detections.center_mm - centre).T) < launch.streak_mm / 2.0
+
+
+def _behind_streak(track: CoinTrack, detections: Detections) -> np.ndarray:
+    """(N,) True for sharp blobs behind a resting coin's place, opposite a streak leaving it
+    (its line through the place, its back end there): the coin is that streak, and what
+    lies behind is the fingertip that flicked it.  Nothing leaves a resting coin backwards:
+    one struck goes on along the striker's line (strike at look 163: a fingertip 11 mm
+    behind was taken for Moons, and its whole slide through four gates was lost)."""
+    behind = np.zeros(len(detections), bool)
+    if not _resting(track) or not detections.streaked.any():
+        return behind
+    place = np.asarray(track.position_mm)
+    for j in np.flatnonzero(detections.streaked):
+        ahead = detections.center_mm[j] - place
+        reach = float(np.hypot(*ahead))
+        if not _streak_from(track, detections, j) or not \
+                detections.radius_mm[j] < reach <= detections.streak_mm[j] / 2.0 + \
+                2.0 * detections.radius_mm[j]:
+            continue
+        along = (detections.center_mm - place) @ (ahead / reach)
+        behind |= ~detections.streaked & (along < -REST_STEP_MM)
+    return behind
 
 
 def _back(track: CoinTrack, detections: Detections, j: int, d: float, look_cost: float,

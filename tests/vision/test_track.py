@@ -219,3 +219,18 @@ def test_two_coins_that_meet_are_told_apart_by_their_looks() -> None:
     assert tracker.update(5 * dt, looks(((-16.0, 0.0), two, 1.0))) == {"two": 0}
     after = looks(((14.0, 0.0), moons, 0.62), ((-19.0, 0.0), two, 1.0))
     assert tracker.update(6 * dt, after) == {"two": 1, "moons": 0}
+
+
+def test_a_coin_leaving_rest_is_its_streak_not_the_fingertip_left_behind() -> None:
+    """Strike at look 163: a fingertip merged into Moons at rest dragged its blob 3 mm
+    back; in the launch frame the blob splits into Moons' streak, its back end on the
+    place, and the fingertip 11 mm behind the place.  The fingertip was taken, and Moons'
+    whole slide through four gates was lost.  Nothing leaves a resting coin backwards from
+    the streak that leaves it: the coin is the streak."""
+    tracker = Tracker({"moons": (0.0, -209.6)}, 0.0, MotionModel())
+    dt = 1 / 30
+    for k, y in enumerate((-209.6, -209.6, -214.1, -213.4, -212.7, -212.7), start=1):
+        tracker.update(k * dt, seen((0.0, y)))
+    launch = Detections(np.array([[0.0, -197.0]]), np.array([RADIUS]), np.array([25.4]),
+                        np.array([[0.0, 1.0]]))
+    assert tracker.update(7 * dt, seen((0.2, -224.1)).extended(launch)) == {"moons": 1}
