@@ -640,16 +640,17 @@ def _behind_launch(track: CoinTrack, detections: Detections, t: float,
     the finger pushed) and is L or more from that streak's centre a frame later, unless
     it met a coin on its line.  Half of that is asked, as a margin.  A fingertip left
     where the coin rested is not it: fast flick at look 101, where that fragment was
-    taken and the coin and its flick were lost.
+    taken and the coin and its flick were lost.  However short the launch streak, nor is
+    a sharp blob behind the place the coin left, opposite its launch.
     """
     near = np.zeros(len(detections), bool)
     if len(track.observations) < 2 or not len(detections):
         return near
     before, launch = track.observations[-2], track.observations[-1]
     radius = float(detections.radius_mm.max())
-    if (launch.streak_mm <= 2.0 * radius or before.streak_mm > radius
+    if (launch.streak_mm <= radius or before.streak_mm > radius
             or t - launch.t > LAUNCH_S):
-        return near  # not a launch: short (a fingertip merged at rest makes a coin and a
+        return near  # not a launch: sharp (a fingertip merged at rest makes a coin and a
         # half), already sliding before, or long ago
     centre = np.asarray(launch.center_mm)
     u = np.asarray(launch.streak_dir)
@@ -657,7 +658,16 @@ def _behind_launch(track: CoinTrack, detections: Detections, t: float,
         along, across = _along_across(p - centre, u)
         if radius < abs(along) < launch.streak_mm + 4.0 * radius and across < 2.0 * radius:
             return near
-    return np.hypot(*(detections.center_mm - centre).T) < launch.streak_mm / 2.0
+    # Behind the place it left, opposite the launch, lies the fingertip (fast flick at look
+    # 166: a launch streak of 10 mm, then the fingertip 11 mm behind the place was taken).
+    place = np.asarray(before.center_mm)
+    ahead = centre - place
+    if np.hypot(*ahead) > REST_STEP_MM:
+        along = (detections.center_mm - place) @ (ahead / np.hypot(*ahead))
+        near |= ~detections.streaked & (along < -REST_STEP_MM)
+    if launch.streak_mm <= 2.0 * radius:
+        return near  # too short to bound how far it went on
+    return near | (np.hypot(*(detections.center_mm - centre).T) < launch.streak_mm / 2.0)
 
 
 def _behind_streak(track: CoinTrack, detections: Detections) -> np.ndarray:

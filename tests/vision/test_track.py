@@ -234,3 +234,17 @@ def test_a_coin_leaving_rest_is_its_streak_not_the_fingertip_left_behind() -> No
     launch = Detections(np.array([[0.0, -197.0]]), np.array([RADIUS]), np.array([25.4]),
                         np.array([[0.0, 1.0]]))
     assert tracker.update(7 * dt, seen((0.2, -224.1)).extended(launch)) == {"moons": 1}
+
+
+def test_a_coin_launched_with_a_short_streak_is_not_the_fingertip_behind_its_place() -> None:
+    """Fast flick at look 166: the launch frame caught only 10 mm of Suns' streak (too short
+    to bound how far it went on); a frame later the fingertip lay 11 mm behind the place
+    it left and Suns' streak 100 mm ahead.  The fingertip was taken and every crossing
+    lost: nothing leaves its place backwards from its launch."""
+    tracker = Tracker({"suns": (-211.3, 0.0)}, 0.0, MotionModel())
+    dt = 1 / 30
+    for k in range(1, 4):
+        tracker.update(k * dt, seen((-211.3, 0.0)))
+    tracker.update(4 * dt, streak((-203.9, 0.0), 10.4))
+    fingertip_and_coin = seen((-222.2, -0.7)).extended(streak((-111.0, 0.3), 23.5))
+    assert tracker.update(5 * dt, fingertip_and_coin) == {"suns": 1}
