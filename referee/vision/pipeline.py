@@ -31,7 +31,7 @@ from referee.vision.detect import CoinDetector, DetectorConfig, PixelMapping
 from referee.vision.kalman import MotionModel
 from referee.vision.reconstruct import FlickWindow, reconstruct
 from referee.vision.reidentify import closest_approach, exchange_after, exchanged
-from referee.vision.track import RESTING_MM_S, CoinTrack, Tracker
+from referee.vision.track import QUICKEST_CARRY_S, RESTING_MM_S, CoinTrack, Tracker
 from referee.vision.trajectory import Motion, Slide
 from referee.vision.windows import find_windows
 
@@ -53,8 +53,6 @@ hand leaves, carried coins 0.77 s and more.  How long the hand hid the coin says
 player aims with a fingertip on the coin for as long as he likes.)"""
 
 
-QUICKEST_CARRY_S = 0.3
-"""No hand lifts a coin, carries it and puts it down in less time than this."""
 MISSED_S = 0.1
 """A coin unseen this long, its place in view and no hand over it, is no longer placed
 there (`Pipeline.placed_mm`): a hand took it (a lift shows the place empty 2-3 frames

@@ -56,6 +56,8 @@ CARRIED_MM = 150.0
 """Beyond this a coin back from under a hand was carried there (a flick under the fingers
 is short): it was put down, so it is seen whole, sharp and with its own look, not as a
 fragment, a streak or a fingertip apart from the withdrawing hand."""
+QUICKEST_CARRY_S = 0.3
+"""No hand lifts a coin, carries it and puts it down in less time than this."""
 WHOLE = 0.8
 """A blob at least this share of a coin's own size at the session start shows it whole."""
 CARRIED_LOOK = 0.3
@@ -496,7 +498,8 @@ class Tracker:
                             d <= CARRIED_MM and look_cost < OWN_LOOK
                             and not detections.by_hand[j]
                             and _itself(track, detections, j, look_cost)))
-                        and _back(track, detections, j, d, look_cost, stacked[k])):
+                        and _back(track, detections, j, d, look_cost, stacked[k],
+                                  t - track.last_seen)):
                     continue
                 if leaving and d >= STAYED_MM and not (
                         _streak_from(track, detections, j) if streaked[j] else
@@ -693,7 +696,7 @@ def _behind_streak(track: CoinTrack, detections: Detections) -> np.ndarray:
 
 
 def _back(track: CoinTrack, detections: Detections, j: int, d: float, look_cost: float,
-          on_stack: bool = False) -> bool:
+          on_stack: bool = False, hidden_s: float = np.inf) -> bool:
     """Can detection `j`, `d` mm from where a hand hid this coin, be the coin back?
 
     A streak is the coin sliding out from under the fingers: its line points back at the
@@ -701,13 +704,15 @@ def _back(track: CoinTrack, detections: Detections, j: int, d: float, look_cost:
     its own look (less strictly on a tower's top: `on_stack`): not a ghost of the cloth
     where a coin stood at the session start, which the empty table only inpainted (tower
     hit at look 151: 0.53 from Moons' look, 100 mm from where a sleeve hid it); put down
-    far away (carried), it is whole too.
+    far away (carried), it is whole too, and was hidden `hidden_s` long enough for a hand
+    to lift, carry and put it down (capture at look 166: an arm sweeping over the table
+    hid Suns, and a piece of it 320 mm off, 0.1 s later, was taken for it).
     """
     if detections.streaked[j]:
         return _streak_from(track, detections, j)
     if d <= CARRIED_MM:
         return _own_look(look_cost, on_stack)
-    return _itself(track, detections, j, look_cost, on_stack)
+    return hidden_s >= QUICKEST_CARRY_S and _itself(track, detections, j, look_cost, on_stack)
 
 
 def _itself(track: CoinTrack, detections: Detections, j: int, look_cost: float,

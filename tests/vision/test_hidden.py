@@ -519,3 +519,27 @@ def test_a_prisoner_read_a_few_mm_apart_on_its_tower_was_not_flicked() -> None:
     off_the_top = slid("moons", (tower[0] + 2.0, tower[1] + 12.0), (0.0, 900.0))
     window = FlickWindow({"moons": off_the_top}, {}, 1 / 30)
     assert set(_at_rest_on_towers(window, layout).motions) == {"moons"}
+
+
+def test_a_coin_hidden_a_moment_is_not_a_blob_far_off_where_no_hand_could_carry_it() -> None:
+    """Capture at look 166, where every coin reads alike: an arm sweeping over the table
+    hid Suns, and 0.1 s later a whole piece of the arm 320 mm off, of a coin's look, was
+    taken for it (then Moons took Suns' place, and a lift and a place were invented).  No
+    hand lifts, carries and puts down a coin that fast; the same blob after a third of a
+    second may be the coin put down there."""
+    look = np.array([0.46, 0.5, 0.58])
+    piece = Detections(np.array([[15.7, 232.2]]), look=np.array([[0.4, 0.47, 0.5]]))
+
+    def hidden_for(frames: int) -> Tracker:
+        tracker = Tracker({"suns": (-209.3, 0.0)}, 0.0, looks={"suns": look})
+        tracker.update(1 / 30, Detections(np.array([[-209.3, 0.0]]), look=look[None]))
+        for k in range(2, 2 + frames):
+            tracker.update(k / 30, Detections.empty(), covered=lambda p: p[0] < 0.0)
+        return tracker
+
+    soon = hidden_for(1)
+    soon.update(3 / 30, piece, covered=lambda p: p[0] < 0.0)
+    assert soon.update(4 / 30, piece, covered=lambda p: p[0] < 0.0) == {}
+    late = hidden_for(10)
+    late.update(12 / 30, piece, covered=lambda p: p[0] < 0.0)
+    assert late.update(13 / 30, piece, covered=lambda p: p[0] < 0.0) == {"suns": 0}
