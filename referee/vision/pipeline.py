@@ -502,7 +502,8 @@ class Pipeline:
         self.tiles_due = self.tiles_due or bool(out)
         for e in out:
             if isinstance(e, ev.OffTable) and self.tracker is not None:
-                self.tracker.tracks[e.coin].hidden = True  # gone until a hand puts it back
+                track = self.tracker.tracks[e.coin]
+                track.hidden = track.gone = True  # until a hand puts it back
                 self.off_table.add(e.coin)
         for coin, obs in self.tracks.items():
             self.tracks[coin] = [o for o in obs if o[0] >= t - self.config.history_s]

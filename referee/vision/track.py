@@ -151,7 +151,10 @@ class CoinTrack:
     hidden: bool = False
     """True while a hand covers the coin's predicted place (it is not lost, only unseen)."""
     gone: bool = False
-    """True once the coin left the table (until it is placed back)."""
+    """True once the coin left the table, until a hand puts it back: it comes back only
+    whole, sharp and with its own look, never as a streak (off-table at look 167: an arm
+    reaching in along the table's edge, its streak's line through where Arms had left, was
+    taken for Arms flicked back)."""
     size: float = 1.0
     """Its blob's area at the session start, in coin areas (a dark coin's faint rim on dark
     cloth makes it smaller): a blob is this coin whole when it is about this big."""
@@ -199,7 +202,7 @@ class Tracker:
                covered: Callable[[tuple[float, float]], bool] | None = None
                ) -> dict[str, int]:
         """Fold one frame's detections; return {coin: index of its detection}."""
-        coins = [c for c in self.tracks if not self.tracks[c].gone]
+        coins = list(self.tracks)  # (one gone is hidden: round 2 alone looks for it)
         assigned: dict[str, int] = {}
         n = len(detections)
         fingered, held = self._fingered(detections, coins) if n and coins else (set(), set())
@@ -243,7 +246,7 @@ class Tracker:
                 track.filter.reseed(t, z, np.zeros(2))
             else:
                 track.filter.step(t, z)
-            track.hidden = False
+            track.hidden = track.gone = False
             track.last_seen = t
             track.observations.append(Observation(
                 t, (float(z[0]), float(z[1])), float(detections.streak_mm[j]),
@@ -493,6 +496,9 @@ class Tracker:
                 look_cost = 0.0
                 if track.look is not None and detections.look.shape[1] == len(track.look):
                     look_cost = float(np.linalg.norm(detections.look[j] - track.look))
+                if track.gone and (streaked[j] or not _itself(track, detections, j, look_cost,
+                                                               stacked[k])):
+                    continue  # off the table: back only put down by a hand
                 if vague and d >= STAYED_MM and not (
                         (persists[j] or streaked[j] or (
                             d <= CARRIED_MM and look_cost < OWN_LOOK

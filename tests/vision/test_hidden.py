@@ -543,3 +543,25 @@ def test_a_coin_hidden_a_moment_is_not_a_blob_far_off_where_no_hand_could_carry_
     late = hidden_for(10)
     late.update(12 / 30, piece, covered=lambda p: p[0] < 0.0)
     assert late.update(13 / 30, piece, covered=lambda p: p[0] < 0.0) == {"suns": 0}
+
+
+def test_a_coin_off_the_table_comes_back_put_down_not_as_a_streak() -> None:
+    """Off-table at look 167: an arm reaching in along the table's edge is a streak whose
+    line runs through where Arms left the table, and it was taken for Arms flicked back
+    (a flick and a second off-table invented).  A coin off the table is back only when a
+    hand puts it down: whole, sharp, with its own look."""
+    look = np.array([0.58, 0.56, 0.53])
+    tracker = Tracker({"arms": (210.0, -428.0)}, 0.0, looks={"arms": look})
+    tracker.update(1 / 30, Detections(np.array([[210.0, -428.0]]), look=look[None]))
+    track = tracker.tracks["arms"]
+    track.hidden = track.gone = True  # as the pipeline marks it once its flick closes
+    for k in range(2, 30):
+        tracker.update(k / 30, Detections.empty(), covered=lambda p: False)
+    arm = Detections(np.array([[412.5, -429.7]]), np.array([9.525]), np.array([27.9]),
+                     np.array([[1.0, 0.0]]), look=look[None])
+    for k in range(30, 33):
+        assert tracker.update(k / 30, arm, covered=lambda p: False) == {}
+    put_back = Detections(np.array([[210.0, -421.9]]), look=look[None])
+    tracker.update(33 / 30, put_back, covered=lambda p: False)
+    assert tracker.update(34 / 30, put_back, covered=lambda p: False) == {"arms": 0}
+    assert not track.gone
