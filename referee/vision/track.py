@@ -505,7 +505,7 @@ class Tracker:
                             and not detections.by_hand[j]
                             and _itself(track, detections, j, look_cost)))
                         and _back(track, detections, j, d, look_cost, stacked[k],
-                                  t - track.last_seen)):
+                                  t - track.last_seen if track.hidden else np.inf)):
                     continue
                 if leaving and d >= STAYED_MM and not (
                         _streak_from(track, detections, j) if streaked[j] else
@@ -710,9 +710,11 @@ def _back(track: CoinTrack, detections: Detections, j: int, d: float, look_cost:
     its own look (less strictly on a tower's top: `on_stack`): not a ghost of the cloth
     where a coin stood at the session start, which the empty table only inpainted (tower
     hit at look 151: 0.53 from Moons' look, 100 mm from where a sleeve hid it); put down
-    far away (carried), it is whole too, and was hidden `hidden_s` long enough for a hand
-    to lift, carry and put it down (capture at look 166: an arm sweeping over the table
-    hid Suns, and a piece of it 320 mm off, 0.1 s later, was taken for it).
+    far away (carried), it is whole too, and a hand hid it `hidden_s` long enough to lift,
+    carry and put it down (capture at look 166: an arm sweeping over the table hid Suns,
+    and a piece of it 320 mm off, 0.1 s later, was taken for it); a coin lost from view,
+    no hand over it, slid there (strike at look 129: Moons unseen over dark cloth, found
+    again 236 mm on after 0.2 s).
     """
     if detections.streaked[j]:
         return _streak_from(track, detections, j)

@@ -565,3 +565,21 @@ def test_a_coin_off_the_table_comes_back_put_down_not_as_a_streak() -> None:
     tracker.update(33 / 30, put_back, covered=lambda p: False)
     assert tracker.update(34 / 30, put_back, covered=lambda p: False) == {"arms": 0}
     assert not track.gone
+
+
+def test_a_sliding_coin_lost_from_view_is_found_far_on_whatever_the_time() -> None:
+    """Strike at look 129: Moons, sliding at 1.6 m/s, is lost over dark cloth, no hand near
+    it, and seen again at rest 236 mm on: no hand carried it, so the time a hand needs to
+    lift and carry a coin does not hold it back once it is given up as lost (0.25 s)."""
+    look = np.array([0.3, 0.3, 0.35])
+    tracker = Tracker({"moons": (0.0, -209.6)}, 0.0, looks={"moons": look})
+    for k, y in enumerate((-209.6, -151.5, -96.6, -44.6), start=1):
+        tracker.update(k / 30, Detections(np.array([[0.0, y]]), np.array([9.525]),
+                                          np.array([0.0 if k == 1 else 40.0]),
+                                          np.array([[0.0, 1.0]]), look=look[None]),
+                       covered=lambda p: False)
+    for k in range(5, 11):
+        tracker.update(k / 30, Detections.empty(), covered=lambda p: False)
+    found = Detections(np.array([[-1.2, 191.0]]), look=look[None])
+    tracker.update(11 / 30, found, covered=lambda p: False)
+    assert tracker.update(12 / 30, found, covered=lambda p: False) == {"moons": 0}
