@@ -206,6 +206,8 @@ class Tracker:
         assigned: dict[str, int] = {}
         n = len(detections)
         fingered, held = self._fingered(detections, coins) if n and coins else (set(), set())
+        anothers = self._anothers(detections)  # (coins without a look: none)
+        unlike = np.zeros(n, bool)
         if n and coins:
             resting = self._resting(coins)
             stops = self._stops(t, coins, 2.0 * float(detections.radius_mm.max()), resting)
@@ -217,7 +219,7 @@ class Tracker:
                 d2 = self.tracks[coin].filter.mahalanobis2(t, detections.center_mm,
                                                            stops.get(coin, (None,))[0])
                 ok = ((d2 <= GATE_CHI2) & ~_hand_like(self.tracks[coin], detections)
-                      & ~self._anothers(coin, detections)
+                      & ~anothers.get(coin, unlike)
                       & ~_part_off_rest(self.tracks[coin], detections)
                       & ~_behind_launch(self.tracks[coin], detections, t, resting)
                       & ~_behind_streak(self.tracks[coin], detections))
@@ -226,7 +228,7 @@ class Tracker:
             for i, j in _assign(cost, GATE_CHI2):
                 assigned[coins[i]] = j
             self._second_round(t, detections, [c for c in coins if c not in held], assigned,
-                               barred, covered, resting)
+                               barred, covered, resting, anothers)
         self.rewritten = []
         self._relaunch(t, detections, coins, assigned)
         for coin in coins:
@@ -410,22 +412,25 @@ class Tracker:
         ta.observations, tb.observations = exchange_after(ta.observations, tb.observations,
                                                           since, lambda o: o.t)
 
-    def _anothers(self, coin: str, detections: Detections) -> np.ndarray:
-        """(N,) True for sharp blobs that read as another coin of the game, not as this one
-        (ANOTHERS_LOOK): two coins that meet are told apart by their looks."""
-        own = self.tracks[coin].look
-        others = [t.look for c, t in self.tracks.items() if c != coin and t.look is not None]
-        if own is None or not others or detections.look.shape[1] != len(own):
-            return np.zeros(len(detections), bool)
-        nearest_other = np.linalg.norm(detections.look[:, None, :] - np.array(others)[None],
-                                       axis=2).min(axis=1)
-        look_cost = np.linalg.norm(detections.look - own, axis=1)
-        anothers = ~detections.streaked & (nearest_other < ANOTHERS_LOOK) & \
-            (look_cost >= CARRIED_LOOK)
-        for j in np.flatnonzero(anothers):  # (seldom: asked only of these)
-            anothers[j] = not _own_look(float(look_cost[j]),
-                                        self.on_stack(tuple(detections.center_mm[j])))
-        return anothers
+    def _anothers(self, detections: Detections) -> dict[str, np.ndarray]:
+        """Each coin's (N,) mask of the sharp blobs that read as another coin of the game,
+        not as it (ANOTHERS_LOOK): two coins that meet are told apart by their looks.  One
+        pass over the frame's detections for every coin."""
+        named = [c for c, track in self.tracks.items() if track.look is not None]
+        if len(named) < 2 or not len(detections) or \
+                detections.look.shape[1] != len(self.tracks[named[0]].look):
+            return {}
+        looks = np.array([self.tracks[c].look for c in named])
+        cost = np.linalg.norm(detections.look[None] - looks[:, None], axis=2)  # (coins, N)
+        nearest, two = cost.argmin(axis=0), np.partition(cost, 1, axis=0)
+        nearest_other = np.where(nearest[None] == np.arange(len(named))[:, None],
+                                 two[1][None], two[0][None])
+        flagged = ~detections.streaked & (nearest_other < ANOTHERS_LOOK) & \
+            (cost >= CARRIED_LOOK)
+        for i, j in zip(*np.nonzero(flagged), strict=True):  # (seldom: asked only of these)
+            flagged[i, j] = not _own_look(float(cost[i, j]),
+                                          self.on_stack(tuple(detections.center_mm[j])))
+        return dict(zip(named, flagged, strict=True))
 
     def _fingered(self, detections: Detections, coins: list[str]
                   ) -> tuple[set[int], set[str]]:
@@ -451,7 +456,7 @@ class Tracker:
     def _second_round(self, t: float, detections: Detections, coins: list[str],
                       assigned: dict[str, int], barred: set[int],
                       covered: Callable[[tuple[float, float]], bool] | None,
-                      resting: list[np.ndarray]) -> None:
+                      resting: list[np.ndarray], anothers: Mapping[str, np.ndarray]) -> None:
         """Left-over coins and detections: match by reach and look, then re-seed.
 
         A coin seen last frame whose place a hand now covers went under the hand: it is not
@@ -485,7 +490,8 @@ class Tracker:
                 reach = max(reach, 1500.0)  # a hand may have moved it anywhere
             under_hand = not vague and covered is not None and covered(track.position_mm)
             leaving = not vague and _resting(track)
-            hand_like = (_hand_like(track, detections) | self._anothers(coin, detections)
+            hand_like = (_hand_like(track, detections)
+                         | anothers.get(coin, np.zeros(len(detections), bool))
                          | _part_off_rest(track, detections, hidden=vague)
                          | _behind_launch(track, detections, t, resting))
             for k, j in enumerate(free_dets):
@@ -671,8 +677,8 @@ def _behind_launch(track: CoinTrack, detections: Detections, t: float,
     # 166: a launch streak of 10 mm, then the fingertip 11 mm behind the place was taken).
     place = np.asarray(before.center_mm)
     ahead = centre - place
-    if np.hypot(*ahead) > REST_STEP_MM:
-        along = (detections.center_mm - place) @ (ahead / np.hypot(*ahead))
+    if (away := float(np.hypot(*ahead))) > REST_STEP_MM:
+        along = (detections.center_mm - place) @ (ahead / away)
         near |= ~detections.streaked & (along < -REST_STEP_MM)
     if launch.streak_mm <= 2.0 * radius:
         return near  # too short to bound how far it went on
