@@ -518,7 +518,8 @@ class CoinDetector:
         hand_reach = _HandReach(hands)
         streaks = self._dark_streaks(crop, gain, shadow, fg, hand_reach,
                                      self._background_u8[box], self._stack_tops[box])
-        streaks += self._faint_streaks(full_diff, fg, hand_reach, self._off_edge_half[half_box])
+        streaks += self._faint_streaks(full_diff, fg, hand_reach, self._off_edge_half[half_box],
+                                       None if last is None else last.hands[box])
         if streaks:
             full_diff = full_diff.copy()  # this frame's reading; the kept difference stays
             for streak_box, dark, change in streaks:
@@ -735,7 +736,8 @@ class CoinDetector:
         return found
 
     def _faint_streaks(self, full_diff: np.ndarray, fg_half: np.ndarray,
-                       hand_reach: _HandReach, off_edge: np.ndarray
+                       hand_reach: _HandReach, off_edge: np.ndarray,
+                       last_hands: np.ndarray | None
                        ) -> list[tuple[tuple[slice, slice], np.ndarray, np.ndarray]]:
         """Coins sliding fast over cloth near their own colour, to put back into `full_diff`
         read at the threshold's scale (as `_dark_streaks` returns them).
@@ -747,7 +749,11 @@ class CoinDetector:
         as a solid bar of a coin's width apart from every hand; the change a coin or a
         hand passes the threshold with elsewhere is all round it, and no bar.  Only on the
         table a coin's width from its edge (`off_edge`, half resolution): the rim's inner
-        edge flickers as a bar too (strike, look 103)."""
+        edge flickers as a bar too (strike, look 103).  Nor where the last frame's hands
+        (`last_hands`, full resolution) lay over most of it: a sleeve of the cloth's colour
+        swept away leaves a faint bar of its own blur (fast flick, look 172: 93 mm long,
+        taken for the guard it had hidden, launched).  A coin flicked from under the fingers
+        slides away from them, out of where they were."""
         level = FAINT_STREAK_LEVEL * self.config.threshold
         h, w = fg_half.shape
         mean = cv2.blur(cv2.resize(full_diff[:h * HALF, :w * HALF], (w, h),
@@ -763,6 +769,7 @@ class CoinDetector:
         if not sized:
             return []
         widest = STREAK_WIDTH * 2.0 * self.coin_r_px / HALF
+        was_hand = None if last_hands is None else _max_pool(last_hands)
         found = []
         for k in sized:
             x, y, bw, bh = (int(v) for v in stats[k, :4])
@@ -776,6 +783,8 @@ class CoinDetector:
             if part.sum() / max(_length(part), 1.0) > widest:
                 continue
             if hand_reach.within(x, y, part, FAINT_STREAK_HAND_MM * self.px_per_mm):
+                continue
+            if was_hand is not None and (was_hand[y:y + bh, x:x + bw][part] > 0).mean() > 0.5:
                 continue
             box = (slice(y * HALF, (y + bh) * HALF), slice(x * HALF, (x + bw) * HALF))
             bar = _doubled(part.view(np.uint8))[:full_diff[box].shape[0],
