@@ -73,6 +73,10 @@ STACK_WHOLE = 0.45
 scenario at look 106: Moons a prisoner on tower 2 showed 0.78 of its blob on the cloth),
 and its dark art, dimming the white tile alike in every channel, reads as a shadow (at look
 128: 0.52, and the prisoner was never taken)."""
+RIM_SHARE = 0.6
+"""The largest share of a coin's look its blurred rim takes from the colour under it: a
+rim 2 px wide is 0.46 of a coin 15 px across (capture at look 180 read 0.48), and 0.6 of
+one 11 px across, the smallest our simulator's cameras film."""
 OWN_LOOK = 0.03
 """A sharp, whole blob this near a coin's look, within CARRIED_MM of where a hand hid it, is
 that coin put down or flicked from under the fingers, seen at once (a resting coin reads
@@ -158,6 +162,8 @@ class CoinTrack:
     size: float = 1.0
     """Its blob's area at the session start, in coin areas (a dark coin's faint rim on dark
     cloth makes it smaller): a blob is this coin whole when it is about this big."""
+    table_look: np.ndarray | None = None
+    """The empty table's colour under it at the session start, where `look` was read."""
 
     @property
     def position_mm(self) -> tuple[float, float]:
@@ -179,7 +185,9 @@ class Tracker:
                  model: MotionModel | None = None,
                  looks: Mapping[str, np.ndarray] | None = None,
                  sizes: Mapping[str, float] | None = None,
-                 on_stack: Callable[[tuple[float, float]], bool] | None = None) -> None:
+                 on_stack: Callable[[tuple[float, float]], bool] | None = None,
+                 table_look: Callable[[tuple[float, float]], np.ndarray] | None = None
+                 ) -> None:
         if not start_mm:
             raise ValueError("the tracker needs the game's coins and where they start")
         self.model = model or MotionModel()
@@ -188,9 +196,14 @@ class Tracker:
             f = CoinFilter(t0, np.asarray(p, float), self.model)
             look = None if looks is None else np.asarray(looks.get(coin), float)
             size = 1.0 if sizes is None else float(sizes.get(coin, 1.0))
-            self.tracks[coin] = CoinTrack(coin, f, look, last_seen=t0, size=size)
+            self.tracks[coin] = CoinTrack(coin, f, look, last_seen=t0, size=size,
+                                          table_look=None if table_look is None
+                                          else table_look(p))
         self.on_stack = on_stack or (lambda p: False)
         """Whether a point is on a tower's (or an endpost's) top."""
+        self.table_look = table_look
+        """The empty table's colour under a coin resting at a point (`CoinDetector.table_look`):
+        a coin put on a tower's top is read against its own look as it would show there."""
         self.t = t0
         self._previous = np.zeros((0, 2))
         """The last frame's detected centres that no coin took."""
@@ -482,6 +495,9 @@ class Tracker:
         stacked = ([self.on_stack(tuple(detections.center_mm[j])) for j in free_dets]
                    if any(self.tracks[c].vague(t) for c in free_coins)  # (only they ask)
                    else [False] * len(free_dets))
+        tops = [None if not on or self.table_look is None
+                else self.table_look(tuple(detections.center_mm[j]))
+                for j, on in zip(free_dets, stacked, strict=True)]
         for i, coin in enumerate(free_coins):
             track = self.tracks[coin]
             reach = MAX_SPEED_MM_S * max(t - track.last_seen, 1e-3) + 20.0
@@ -501,7 +517,7 @@ class Tracker:
                     continue
                 look_cost = 0.0
                 if track.look is not None and detections.look.shape[1] == len(track.look):
-                    look_cost = float(np.linalg.norm(detections.look[j] - track.look))
+                    look_cost = _look_cost(detections.look[j], track, tops[k])
                 if track.gone and (streaked[j] or not _itself(track, detections, j, look_cost,
                                                                stacked[k])):
                     continue  # off the table: back only put down by a hand
@@ -736,6 +752,27 @@ def _itself(track: CoinTrack, detections: Detections, j: int, look_cost: float,
     whole = STACK_WHOLE if on_stack else WHOLE
     return bool(detections.confidence[j] >= whole * min(track.size, 1.0)
                 and _own_look(look_cost, on_stack))
+
+
+def _look_cost(look: np.ndarray, track: CoinTrack, table: np.ndarray | None = None
+               ) -> float:
+    """How far a blob's look is from a coin's; on another table colour (`table`: a tower's
+    top), from the coin's look as it would read there, if that explains it.
+
+    A coin's look is read over its blob, rim included, where the blur mixes in the colour
+    under it: its look moves toward that colour by up to RIM_SHARE of the step from the
+    cloth it was learned on (capture at look 180: black Moons read 0.2 on navy cloth and
+    0.5 on a white tower's top, 0.58 from its look; 0.02 from its look as read there).  The
+    step explains a blob within CARRIED_LOOK of that, no farther: a white coin on a white
+    top is 0.53 from black Moons' look so shifted, 1.26 as read."""
+    delta = look - track.look
+    plain = float(np.linalg.norm(delta))
+    if table is None or track.table_look is None:
+        return plain
+    step = table - track.table_look
+    share = float(np.clip(delta @ step / max(float(step @ step), 1e-9), 0.0, RIM_SHARE))
+    shifted = float(np.linalg.norm(delta - share * step))
+    return min(plain, shifted) if shifted < CARRIED_LOOK else plain
 
 
 def _own_look(look_cost: float, on_stack: bool = False) -> bool:

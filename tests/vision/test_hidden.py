@@ -155,6 +155,33 @@ def test_a_coin_put_on_a_towers_top_is_taken_though_its_art_reads_as_a_shadow(
     assert (assigned == {"moons": 0}) is taken
 
 
+@pytest.mark.parametrize(("seen", "tables_known", "taken"), [
+    ([0.5, 0.53, 0.55], True, True),  # 0.58 from its look as read, 0.02 as it reads there
+    ([0.5, 0.53, 0.55], False, False),
+    ([0.9, 0.92, 0.93], True, False),  # a white coin: 1.26 as read, 0.53 shifted
+])
+def test_a_coin_on_a_towers_top_is_read_against_its_look_as_it_shows_there(
+        seen: list[float], tables_known: bool, taken: bool) -> None:
+    """A small coin's blurred rim mixes the colour under it into its look: black Moons,
+    learned at 0.2 on navy cloth, read 0.5 on a white tower's top (capture at look 180),
+    and its prisoner was never taken.  Its look as it would read there (moved toward the
+    top's colour by up to RIM_SHARE of the step from the cloth) is its own; a white coin
+    put there is too far from it even so."""
+    layout = castle_croquetnole_layout()
+    tower = layout.piece("tower-2").center_mm
+    cloth, top = np.array([0.31, 0.28, 0.26]), np.array([0.97, 0.98, 0.98])
+    on_top = Detections(np.array([tower]), look=np.array([seen]))
+    tracker = Tracker({"moons": (-90.0, 163.0)}, 0.0, looks={"moons": np.array([0.2, 0.19, 0.19])},
+                      on_stack=lambda p: layout.stack_at(p) is not None,
+                      table_look=(lambda p: top if layout.stack_at(p) else cloth)
+                      if tables_known else None)
+    for k in range(1, 22):  # carried in a hand for two thirds of a second
+        tracker.update(k / 30, Detections.empty(), covered=lambda p: True)
+    for k in (22, 23):
+        assigned = tracker.update(k / 30, on_top, covered=lambda p: False)
+    assert (assigned == {"moons": 0}) is taken
+
+
 def test_a_hidden_coin_back_in_place_keeps_its_identity_over_a_better_look() -> None:
     tracker = Tracker({"moons": (0.0, 0.0), "ace": (100.0, 0.0)}, 0.0,
                       looks={"moons": np.array([0.5, 0.5, 0.5]),
