@@ -117,10 +117,20 @@ class ChangeGate:
 
     def any_in(self, tiles: np.ndarray, box: tuple[int, int, int, int]) -> bool:
         """Is any tile set in `tiles` under the box (x0, y0, x1, y1, camera pixels)?"""
-        x0, y0, x1, y1 = box
-        size = TILE * 2
-        return bool(tiles[max(0, y0 // size):(y1 - 1) // size + 1,
-                          max(0, x0 // size):(x1 - 1) // size + 1].any())
+        return bool(tiles[_under(box)].any())
+
+    def still(self, box: tuple[int, int, int, int], frames: int) -> bool:
+        """Has the image under the box (x0, y0, x1, y1, camera pixels) held still for the
+        last `frames` frames?"""
+        return bool((self.age[_under(box)] >= frames).all())
+
+
+def _under(box: tuple[int, int, int, int]) -> tuple[slice, slice]:
+    """The tiles under a box (x0, y0, x1, y1, camera pixels)."""
+    x0, y0, x1, y1 = box
+    size = TILE * 2
+    return (slice(max(0, y0 // size), (y1 - 1) // size + 1),
+            slice(max(0, x0 // size), (x1 - 1) // size + 1))
 
 
 def colour_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:

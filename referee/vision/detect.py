@@ -96,6 +96,12 @@ class PixelMapping:
         return c[:2] + (mm - c[:2]) * (c[2] / (c[2] - height_mm))
 
 
+FINGER_MM = 100.0
+"""A finger's length: a vacated place is learnt as the empty table only with no hand this
+near it (`CoinDetector.forget`)."""
+VACATED_STILL_FRAMES = 3
+"""...and only once the image there has held still this many frames."""
+
 DARK_STREAK_COINS = (0.3, 6.0)
 """The size (in coin areas) of a shadow-like change that may be a dark coin sliding: a
 streak shows about a third of a coin's change where it is faintest."""
@@ -943,20 +949,32 @@ class CoinDetector:
 
     def forget(self, point_mm: tuple[float, float]) -> bool:
         """Take the last frame as the empty table in a coin's disc around `point_mm`; say
-        whether it was taken (not while any part of a hand, padded, reaches into the disc).
+        whether it was taken: only while no hand is within a finger's length of it and the
+        image there has held still (VACATED_STILL_FRAMES).
 
         Where a coin stood at the session start the empty table was only inpainted; once
         the coin has left (and nothing else is there) the cloth is in view: learn it, so that
-        the old place does not linger as a ghost coin.  A fingertip learnt as cloth would
-        linger as one instead.
+        the old place does not linger as a ghost coin (gate run at look 177: Ace, of the
+        cloth's colour, took the ghost of Moons' place while hands stayed in view elsewhere).
+        A fingertip learnt as cloth would linger as one instead: one apart from its hand
+        (skin faint on the cloth between) is within a finger's length of it, and a finger
+        following through after a flick moves.
         """
-        c = self._roi_px(np.asarray([point_mm], float))[0]
-        r = int(np.ceil(self.coin_r_px + 4))
+        if self._result is None:
+            return False
+        c = np.round(self._roi_px(np.asarray([point_mm], float))[0]).astype(int)
         H, W = self.table_mask.shape
-        x0, y0 = max(0, round(c[0]) - r), max(0, round(c[1]) - r)
-        box = (slice(y0, min(H, round(c[1]) + r + 1)), slice(x0, min(W, round(c[0]) + r + 1)))
+        reach = int(np.ceil(FINGER_MM * self.px_per_mm))
+        if self._result.hands[max(0, c[1] - reach):c[1] + reach + 1,
+                              max(0, c[0] - reach):c[0] + reach + 1].any():
+            return False
+        r = int(np.ceil(self.coin_r_px + 4))
+        x0, y0 = max(0, c[0] - r), max(0, c[1] - r)
+        box = (slice(y0, min(H, c[1] + r + 1)), slice(x0, min(W, c[0] + r + 1)))
+        if not self._gate.still((x0, y0, box[1].stop, box[0].stop), VACATED_STILL_FRAMES):
+            return False
         disc = np.zeros((box[0].stop - y0, box[1].stop - x0), np.uint8)
-        cv2.circle(disc, (round(c[0]) - x0, round(c[1]) - y0), r, 255, -1)
+        cv2.circle(disc, (c[0] - x0, c[1] - y0), r, 255, -1)
         return self._learn(box, disc)
 
     def _learn(self, box: tuple[slice, slice], region: np.ndarray) -> bool:

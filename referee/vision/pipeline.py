@@ -274,8 +274,7 @@ class Pipeline:
             self.tracks[coin].append((frame.t, p[0], p[1]))
             if not detections.streaked[j] and not detections.by_hand[j]:
                 self.looks_now[coin] = detections.look[j]
-        if not hands.any():
-            self._learn_vacated()
+        self._learn_vacated()
         self.detector.adapt(self._coins_mm())
         moving = any(t.speed_mm_s > RESTING_MM_S for t in self.tracker.tracks.values())
         if moving:
@@ -419,8 +418,7 @@ class Pipeline:
 
     def _learn_vacated(self) -> None:
         """Start places that no coin covers any more: the detector learns the cloth there
-        (called only while no hand is in view: a fingertip apart from its hand would be
-        learnt as cloth and linger as a ghost).
+        (once no hand is near and the image there holds still: `CoinDetector.forget`).
 
         A coin beside the place does not stop it: only one whose disc (or its shadow's
         rim) reaches into the disc the detector learns.

@@ -11,7 +11,12 @@ import numpy as np
 import pytest
 
 from referee.layout import castle_croquetnole_layout
-from referee.vision.detect import COIN_HEIGHT_MM, CoinDetector, PixelMapping
+from referee.vision.detect import (
+    COIN_HEIGHT_MM,
+    VACATED_STILL_FRAMES,
+    CoinDetector,
+    PixelMapping,
+)
 from referee.vision.pipeline import start_spots
 
 LAYOUT = castle_croquetnole_layout()
@@ -165,6 +170,7 @@ def test_a_hand_does_not_grow_through_its_faint_penumbra_onto_a_coin_beside_it(
 
 def test_a_place_is_not_learnt_while_a_finger_reaches_into_it(
         detector: CoinDetector) -> None:
+    """...nor while the image there still moves (the finger just left it)."""
     spots = start_spots(LAYOUT)
     place = spots["moons"]
     moved = dict(spots) | {"moons": (place[0] + 100.0, place[1])}
@@ -172,9 +178,28 @@ def test_a_place_is_not_learnt_while_a_finger_reaches_into_it(
     detector.detect(with_finger(clear, (place[0], place[1] - 4.0)))
     assert not detector.forget(place)
     detector.detect(clear)
+    assert not detector.forget(place)
+    for _ in range(VACATED_STILL_FRAMES):
+        detector.detect(clear)
     assert detector.forget(place)
     found, _ = detector.detect(clear)
     assert nearest(found.center_mm, place) > LAYOUT.coin_mm
+
+
+@pytest.mark.parametrize(("hand_mm", "learnt"), [(60.0, False), (130.0, True)])
+def test_a_place_is_learnt_with_a_hand_in_view_beyond_a_finger_s_length(
+        detector: CoinDetector, hand_mm: float, learnt: bool) -> None:
+    """Hands in view elsewhere do not keep a vacated place from being learnt (gate run at
+    look 177: Ace, of the cloth's colour, took the ghost of Moons' place while hands stayed
+    in view, 100 mm and more from it); one within a finger's length does."""
+    spots = start_spots(LAYOUT)
+    place = spots["moons"]
+    moved = dict(spots) | {"moons": (place[0] + 100.0, place[1])}
+    image = with_finger(frame({p: LIGHT_COIN for p in moved.values()}, 6),
+                        (place[0] - hand_mm, place[1]))
+    for _ in range(VACATED_STILL_FRAMES + 1):
+        detector.detect(image)
+    assert detector.forget(place) is learnt
 
 
 def test_white_clipped_by_the_camera_stays_white_when_the_exposure_falls() -> None:
