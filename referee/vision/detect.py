@@ -101,6 +101,9 @@ FINGER_MM = 100.0
 near it (`CoinDetector.forget`)."""
 VACATED_STILL_FRAMES = 3
 """...and only once the image there has held still this many frames."""
+MARK_SHOWN = 0.1
+"""A coin on a tower's top is looked for where this share of a coin's area or more changed
+there, shadow-like or not (`CoinDetector._marks`): its art."""
 
 DARK_STREAK_COINS = (0.3, 6.0)
 """The size (in coin areas) of a shadow-like change that may be a dark coin sliding: a
@@ -225,9 +228,18 @@ class CoinDetector:
         """Each tower's or endpost's footprint, and how high a coin on it shows its face."""
         self._stack_tops = np.zeros(self.table_mask.shape, np.uint8)
         """255 where a coin's centre on a tower's or an endpost's top is seen (ROI pixels)."""
+        self._tops: list[tuple[tuple[slice, slice], np.ndarray, float, np.ndarray]] = []
+        """Each top as seen: its box (ROI pixels), its mask there, its coin's height and
+        its footprint (`_marks`)."""
         for footprint, height in self._stacks:
-            top_px = mapping.to_pixels(mapping.seen_mm(footprint, height)) - [rx0, ry0]
-            cv2.fillConvexPoly(self._stack_tops, np.round(top_px).astype(np.int32), 255)
+            top_px = np.round(mapping.to_pixels(mapping.seen_mm(footprint, height))
+                              - [rx0, ry0]).astype(np.int32)
+            cv2.fillConvexPoly(self._stack_tops, top_px, 255)
+            (x0, y0), (x1, y1) = np.maximum(top_px.min(axis=0), 0), top_px.max(axis=0) + 1
+            box = (slice(y0, y1), slice(x0, x1))
+            mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+            cv2.fillConvexPoly(mask, top_px - [x0, y0], 255)
+            self._tops.append((box, mask, height, footprint))
         self._on_tiles = np.zeros(self.table_mask.shape, np.uint8)
         """255 where no coin's centre is seen: deep inside a flat tile (a coin slides
         against tiles, never over one; only a stack's top holds a coin)."""
@@ -258,6 +270,8 @@ class CoinDetector:
         """The colour difference as the last frame read it (dark streaks put back in)."""
         self._reused = False
         """Whether the last frame changed nowhere, and its result is the one before."""
+        self._marked = Detections.empty()
+        """The last frame's coins on towers' tops showing in part (`_marks`)."""
         self._regions: list[tuple[slice, slice]] = []
         """The boxes of the ROI measured in the last frame."""
         self._measured: dict[tuple[int, int, int, int], _Measured] = {}
@@ -415,7 +429,7 @@ class CoinDetector:
         last = self._result
         if not fresh.any() and last is not None and last.resting == len(resting):
             self._reused = True
-            return last.found, last.hands
+            return last.found.extended(self._marked), last.hands
         self._reused = False
         gain = self._gain(raw)
         moved = self._gate.slices(fresh)
@@ -448,7 +462,50 @@ class CoinDetector:
             seen = near_any(places_mm, result.found.center_mm[result.measured], SEEN_MM)
             self._views.remember(places_px, seen, self._blurred, self._read, gain,
                                  result.hands)
-        return result.found, result.hands
+        self._marked = self._marks(result.found, result.hands, gain)
+        return result.found.extended(self._marked), result.hands
+
+    def _marks(self, found: Detections, hands: np.ndarray, gain: tuple[float, float, float]
+               ) -> Detections:
+        """Coins on towers' tops that show only in part: their art, where nothing else on
+        that top was found and no hand is within a finger's length of it.
+
+        A white coin on a tower's white top shows its art and no rim; dark art dims the
+        tile alike in every channel and reads as a shadow (captures at looks 132, 147 and
+        179: a sixth to a half of a coin, and the prisoner was never taken).  With no hand
+        near, no hand's shadow falls there, and the top's own print is the empty table's:
+        what changed there, shadow-like or not, is something put on it.  Found as the
+        largest such blob, a coin's share of it for its confidence and no hand to compare
+        it with (`hand_look` infinite): the tracker takes it only for a coin a hand
+        carried away (`track._back`)."""
+        reach = int(np.ceil(FINGER_MM * self.px_per_mm))
+        centres, looks, shares = [], [], []
+        for (rows, cols), mask, height, footprint in self._tops:
+            if hands[max(0, rows.start - reach):rows.stop + reach,
+                     max(0, cols.start - reach):cols.stop + reach].any() or \
+                    _in_convex(found.center_mm, footprint).any():
+                continue
+            changed = cv2.compare(self._diff[rows, cols], self.config.threshold, cv2.CMP_GT)
+            changed[self._shadows[rows, cols]] = 255
+            changed &= mask
+            count, labels, stats, centroids = cv2.connectedComponentsWithStats(changed)
+            if count < 2:
+                continue
+            k = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+            share = stats[k, cv2.CC_STAT_AREA] / self.coin_area_px
+            if not MARK_SHOWN <= share <= DARK_COIN_WHOLE or \
+                    max(stats[k, cv2.CC_STAT_WIDTH], stats[k, cv2.CC_STAT_HEIGHT]) > \
+                    2.0 * self.coin_r_px + 2:
+                continue
+            px = centroids[k] + [cols.start + self.roi[0], rows.start + self.roi[1]]
+            centres.append(self.mapping.ground_mm(px[None], height)[0])
+            looks.append(_mean_look(self._blurred[rows, cols], (labels == k).view(np.uint8)
+                                    * 255, gain))
+            shares.append(min(1.0, share))
+        if not centres:
+            return Detections.empty()
+        return Detections(np.array(centres), np.full(len(centres), self.layout.coin_mm / 2.0),
+                          look=np.array(looks), confidence=np.array(shares))
 
     @property
     def _inner_margin(self) -> int:

@@ -495,6 +495,8 @@ class Tracker:
         stacked = ([self.on_stack(tuple(detections.center_mm[j])) for j in free_dets]
                    if any(self.tracks[c].vague(t) for c in free_coins)  # (only they ask)
                    else [False] * len(free_dets))
+        on_top = np.zeros(len(detections), bool)
+        on_top[free_dets] = stacked
         tops = [None if not on or self.table_look is None
                 else self.table_look(tuple(detections.center_mm[j]))
                 for j, on in zip(free_dets, stacked, strict=True)]
@@ -508,7 +510,7 @@ class Tracker:
             leaving = not vague and _resting(track)
             hand_like = (_hand_like(track, detections)
                          | anothers.get(coin, np.zeros(len(detections), bool))
-                         | _part_off_rest(track, detections, hidden=vague)
+                         | _part_off_rest(track, detections, hidden=vague, on_top=on_top)
                          | _behind_launch(track, detections, t, resting))
             for k, j in enumerate(free_dets):
                 d = float(np.hypot(*(detections.center_mm[j] - track.position_mm)))
@@ -527,7 +529,7 @@ class Tracker:
                             and not detections.by_hand[j]
                             and _itself(track, detections, j, look_cost)))
                         and _back(track, detections, j, d, look_cost, stacked[k],
-                                  t - track.last_seen if track.hidden else np.inf)):
+                                  t - track.last_seen)):
                     continue
                 if leaving and d >= STAYED_MM and not (
                         _streak_from(track, detections, j) if streaked[j] else
@@ -612,8 +614,8 @@ def _hand_like(track: CoinTrack, detections: Detections) -> np.ndarray:
                                 HAND_LIKE) * detections.hand_look
 
 
-def _part_off_rest(track: CoinTrack, detections: Detections, hidden: bool = False
-                   ) -> np.ndarray:
+def _part_off_rest(track: CoinTrack, detections: Detections, hidden: bool = False,
+                   on_top: np.ndarray | None = None) -> np.ndarray:
     """(N,) True for sharp blobs showing under PART_SEEN of a coin at rest that cannot be
     that coin where it rests, in part.
 
@@ -625,7 +627,8 @@ def _part_off_rest(track: CoinTrack, detections: Detections, hidden: bool = Fals
     long as the part shown, cut by a straight edge, can be centred that far from the place
     (held for it, Moons at 720p60, look 111, took an arm's piece 48 mm off instead); a blob
     farther off is not it (tower-hit at look 138: a third of a coin 8.6 mm from where the
-    hand lifted Moons, a flick invented)."""
+    hand lifted Moons, a flick invented), unless on a tower's top (`on_top`), where a hand
+    puts a prisoner and its art alone may show (capture at look 179: 0.47 of Moons)."""
     if not _resting(track) or not track.observations:
         return np.zeros(len(detections), bool)
     off = np.hypot(*(detections.center_mm - track.observations[-1].center_mm).T)
@@ -634,7 +637,8 @@ def _part_off_rest(track: CoinTrack, detections: Detections, hidden: bool = Fals
     if not hidden:
         return part & (off >= REST_STEP_MM)
     reach = np.interp(shown, _SEGMENT_SHARE, _SEGMENT_CENTRE) * detections.radius_mm
-    return part & (off > reach + PART_MARGIN_MM)
+    away = part & (off > reach + PART_MARGIN_MM)
+    return away if on_top is None else away & ~on_top
 
 
 _HALF_ANGLE = np.linspace(0.01, np.pi, 180)
@@ -724,7 +728,7 @@ def _behind_streak(track: CoinTrack, detections: Detections) -> np.ndarray:
 
 
 def _back(track: CoinTrack, detections: Detections, j: int, d: float, look_cost: float,
-          on_stack: bool = False, hidden_s: float = np.inf) -> bool:
+          on_stack: bool = False, unseen_s: float = np.inf) -> bool:
     """Can detection `j`, `d` mm from where a hand hid this coin, be the coin back?
 
     A streak is the coin sliding out from under the fingers: its line points back at the
@@ -732,17 +736,23 @@ def _back(track: CoinTrack, detections: Detections, j: int, d: float, look_cost:
     its own look (less strictly on a tower's top: `on_stack`): not a ghost of the cloth
     where a coin stood at the session start, which the empty table only inpainted (tower
     hit at look 151: 0.53 from Moons' look, 100 mm from where a sleeve hid it); put down
-    far away (carried), it is whole too, and a hand hid it `hidden_s` long enough to lift,
-    carry and put it down (capture at look 166: an arm sweeping over the table hid Suns,
-    and a piece of it 320 mm off, 0.1 s later, was taken for it); a coin lost from view,
-    no hand over it, slid there (strike at look 129: Moons unseen over dark cloth, found
-    again 236 mm on after 0.2 s).
+    far away (carried), it is whole too, and a hand hid it (`unseen_s`) long enough to
+    lift, carry and put it down (capture at look 166: an arm sweeping over the table hid
+    Suns, and a piece of it 320 mm off, 0.1 s later, was taken for it); a coin lost from
+    view, no hand over it, slid there (strike at look 129: Moons unseen over dark cloth,
+    found again 236 mm on after 0.2 s).  On a tower's top, a part of a coin unseen that
+    long, no hand near to compare it with (its `hand_look` infinite), is the coin put
+    there, its art alone in view (a white coin on a white top: `CoinDetector._marks`).
     """
     if detections.streaked[j]:
         return _streak_from(track, detections, j)
+    carried = unseen_s >= QUICKEST_CARRY_S
+    if on_stack and carried and not np.isfinite(detections.hand_look[j]) and \
+            detections.confidence[j] < STACK_WHOLE * min(track.size, 1.0):
+        return True
     if d <= CARRIED_MM:
         return _own_look(look_cost, on_stack)
-    return hidden_s >= QUICKEST_CARRY_S and _itself(track, detections, j, look_cost, on_stack)
+    return (carried or not track.hidden) and _itself(track, detections, j, look_cost, on_stack)
 
 
 def _itself(track: CoinTrack, detections: Detections, j: int, look_cost: float,

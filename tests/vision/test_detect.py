@@ -586,6 +586,33 @@ def test_a_streak_on_a_tower_s_top_is_no_coin(off_mm: float, found_there: bool) 
     assert (nearest(found.center_mm, tuple(tower)) < LAYOUT.coin_mm / 2) is found_there
 
 
+@pytest.mark.parametrize(("hand_mm", "found_there"), [(None, True), (60.0, False)])
+def test_a_white_coin_on_a_white_top_is_found_by_its_art_alone(
+        hand_mm: float | None, found_there: bool) -> None:
+    """A white coin put on a tower's white top shows its art and no rim (captures at looks
+    132, 147 and 179: the prisoner was never taken): what changed on a top is something put
+    there, found for a part of a coin, while no hand is within a finger's length of it
+    (whose shadow might fall there)."""
+    spots = start_spots(LAYOUT)
+    det = CoinDetector(mapping(), LAYOUT, SIZE)
+    empty = with_towers(frame({p: LIGHT_COIN for p in spots.values()}, 0))
+    det.learn_empty_table(empty, spots.values())
+    tower = LAYOUT.pieces["tower-2"].center_mm
+    image = with_towers(frame({p: LIGHT_COIN for p in spots.values()}, 3))
+    x, y, s = to_px(tower)
+    cv2.circle(image, (x, y), round(LAYOUT.coin_mm / 2 * SCALE * 16), TILE_WHITE, -1,
+               cv2.LINE_AA, s)
+    cv2.circle(image, (x, y), round(0.4 * LAYOUT.coin_mm / 2 * SCALE * 16), (70, 70, 70), -1,
+               cv2.LINE_AA, s)  # the art, 0.16 of the coin
+    if hand_mm is not None:
+        image = with_finger(image, (tower[0] + hand_mm, tower[1]))
+    found, _ = det.detect(image)
+    on_top = np.hypot(*(found.center_mm - tower).T) < 2.0
+    assert bool(on_top.any()) is found_there
+    if found_there:
+        assert 0.1 < float(found.confidence[on_top][0]) < 0.3
+
+
 def test_a_coin_beside_a_tower_is_found_at_its_centre() -> None:
     spots = start_spots(LAYOUT)
     red = {p: (40, 40, 160) for p in spots.values()}
