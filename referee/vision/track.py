@@ -492,14 +492,13 @@ class Tracker:
         persists = near_any(detections.center_mm, self._previous,
                             MAX_SPEED_MM_S * max(t - self.t, 1e-3) + 20.0)
         streaked = detections.streaked
-        stacked = ([self.on_stack(tuple(detections.center_mm[j])) for j in free_dets]
-                   if any(self.tracks[c].vague(t) for c in free_coins)  # (only they ask)
-                   else [False] * len(free_dets))
         on_top = np.zeros(len(detections), bool)
-        on_top[free_dets] = stacked
-        tops = [None if not on or self.table_look is None
-                else self.table_look(tuple(detections.center_mm[j]))
-                for j, on in zip(free_dets, stacked, strict=True)]
+        if any(self.tracks[c].vague(t) for c in free_coins):  # (only they ask)
+            on_top[free_dets] = [self.on_stack(tuple(detections.center_mm[j]))
+                                 for j in free_dets]
+        # The empty table's colour under each blob on a tower's top.
+        tops = {j: self.table_look(tuple(detections.center_mm[j])) for j in free_dets
+                if on_top[j] and self.table_look is not None}
         for i, coin in enumerate(free_coins):
             track = self.tracks[coin]
             reach = MAX_SPEED_MM_S * max(t - track.last_seen, 1e-3) + 20.0
@@ -519,16 +518,16 @@ class Tracker:
                     continue
                 look_cost = 0.0
                 if track.look is not None and detections.look.shape[1] == len(track.look):
-                    look_cost = _look_cost(detections.look[j], track, tops[k])
+                    look_cost = _look_cost(detections.look[j], track, tops.get(j))
                 if track.gone and (streaked[j] or not _itself(track, detections, j, look_cost,
-                                                               stacked[k])):
+                                                               on_top[j])):
                     continue  # off the table: back only put down by a hand
                 if vague and d >= STAYED_MM and not (
                         (persists[j] or streaked[j] or (
                             d <= CARRIED_MM and look_cost < OWN_LOOK
                             and not detections.by_hand[j]
                             and _itself(track, detections, j, look_cost)))
-                        and _back(track, detections, j, d, look_cost, stacked[k],
+                        and _back(track, detections, j, d, look_cost, on_top[j],
                                   t - track.last_seen)):
                     continue
                 if leaving and d >= STAYED_MM and not (
@@ -536,10 +535,10 @@ class Tracker:
                         _itself(track, detections, j, look_cost)):
                     continue  # no coin leaving rest: a fragment of an arm sweeping past
                 if vague and d < STAYED_MM:
-                    if not streaked[j] and not _own_look(look_cost, stacked[k]):
+                    if not streaked[j] and not _own_look(look_cost, on_top[j]):
                         continue  # a ghost: the cloth where it stood, seen at last
                     cost[i, k] = d / 50.0  # back where the hand hid it: it did not move
-                elif vague and stacked[k]:
+                elif vague and on_top[j]:
                     # Put on a tower's top: the rules say which tower, not the distance;
                     # the look (read on the tile) tells the coins apart.
                     cost[i, k] = 10.0 * look_cost + 1.0
