@@ -125,9 +125,9 @@ def hough_circles(image: np.ndarray, r_px: float, param1: float = 100.0,
 class HoughDetector:
     """cv2.HoughCircles over the table: circles of a coin's radius (± 30 %), table mm out.
 
-    Same interface as `CoinDetector` (learn_empty_table, detect, covered, forget, adapt); it has no
-    idea of hands, so nothing is ever covered.  `param2` (the accumulator threshold) was
-    chosen on one clip and is the same for every clip and look.
+    Same interface as `CoinDetector` (learn_empty_table, detect, covered, forget, adapt,
+    table_look); it has no idea of hands, so nothing is ever covered.  `param2` (the
+    accumulator threshold) was chosen on one clip and is the same for every clip and look.
     """
 
     def __init__(self, mapping: PixelMapping, layout: Layout, image_size: tuple[int, int],
@@ -162,6 +162,9 @@ class HoughDetector:
 
     def adapt(self, coins_mm: Iterable) -> None:
         """There is no empty-table model to follow the light."""
+
+    def table_look(self, point_mm: tuple[float, float]) -> None:
+        """There is no empty-table model, and circles have no look to read against it."""
 
     def __getattr__(self, name: str):
         raise AttributeError(f"HoughDetector has no {name!r}: the pipeline now asks its "

@@ -186,7 +186,7 @@ class Tracker:
                  looks: Mapping[str, np.ndarray] | None = None,
                  sizes: Mapping[str, float] | None = None,
                  on_stack: Callable[[tuple[float, float]], bool] | None = None,
-                 table_look: Callable[[tuple[float, float]], np.ndarray] | None = None
+                 table_look: Callable[[tuple[float, float]], np.ndarray | None] | None = None
                  ) -> None:
         if not start_mm:
             raise ValueError("the tracker needs the game's coins and where they start")

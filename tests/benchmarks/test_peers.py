@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from benchmarks.metrics import identity
-from benchmarks.peers import Norfair, Sort, hough_circles
+from benchmarks.peers import HoughDetector, Norfair, Sort, hough_circles
 from benchmarks.tud import realdata_dir
 from referee.vision.detections import Detections
 
@@ -50,3 +50,18 @@ def test_the_hough_baseline_counts_real_coins_and_candies() -> None:
                       (270, 116), (286, 214), (294, 320), (348, 238), (376, 82), (386, 170)])
     nearest = np.linalg.norm(whole[:, None, :] - candies[None, :, :2], axis=2).min(axis=1)
     assert nearest.max() < 3.0
+
+
+def test_the_hough_baseline_runs_in_our_pipeline() -> None:
+    """The baseline "HoughCircles + our tracker" swaps a `Pipeline`'s detector: it must
+    answer all the pipeline asks of one (`python -m benchmarks` stopped when it did not)."""
+    from referee.vision.pipeline import Pipeline, start_spots
+    from referee.vision.source import Frame
+    from tests.vision.test_detect import LAYOUT, LIGHT_COIN, SIZE, frame, mapping
+
+    pipeline = Pipeline(mapping(), LAYOUT, SIZE, 30.0)
+    pipeline.detector = HoughDetector(mapping(), LAYOUT, SIZE)
+    image = frame({p: LIGHT_COIN for p in start_spots(LAYOUT).values()}, 0)
+    for i in range(3):
+        pipeline.process(Frame(i, i / 30.0, image))
+    assert pipeline.tracker is not None
