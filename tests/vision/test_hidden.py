@@ -134,6 +134,18 @@ def test_a_coin_put_on_a_towers_top_is_taken_by_its_look_whatever_the_distance(
     assert "moons" not in on_cloth.update(13 / 30, on_top, covered=lambda p: False)
 
 
+def carried_then_shown(tracker: Tracker, shown: Detections, carried_frames: int = 21
+                       ) -> dict[str, int]:
+    """A hand hides the coin for `carried_frames` (21: two thirds of a second) and leaves;
+    what the tracker takes of `shown` in the next frames."""
+    for k in range(1, carried_frames + 1):
+        tracker.update(k / 30, Detections.empty(), covered=lambda p: True)
+    assigned: dict[str, int] = {}
+    for k in range(carried_frames + 1, carried_frames + 4):
+        assigned = tracker.update(k / 30, shown, covered=lambda p: False)
+    return assigned
+
+
 @pytest.mark.parametrize(("shown", "hand_look", "taken"), [
     (0.52, np.inf, True), (0.35, 0.5, False), (0.35, np.inf, True)])
 def test_a_coin_put_on_a_towers_top_is_taken_though_its_art_reads_as_a_shadow(
@@ -150,11 +162,7 @@ def test_a_coin_put_on_a_towers_top_is_taken_though_its_art_reads_as_a_shadow(
                         confidence=np.array([shown]), hand_look=np.array([hand_look]))
     tracker = Tracker({"moons": (-90.0, 163.0)}, 0.0, looks={"moons": look},
                       on_stack=lambda p: layout.stack_at(p) is not None)
-    for k in range(1, 22):  # carried in a hand for two thirds of a second
-        tracker.update(k / 30, Detections.empty(), covered=lambda p: True)
-    for k in (22, 23):
-        assigned = tracker.update(k / 30, on_top, covered=lambda p: False)
-    assert (assigned == {"moons": 0}) is taken
+    assert (carried_then_shown(tracker, on_top) == {"moons": 0}) is taken
 
 
 @pytest.mark.parametrize(("seen", "tables_known", "taken"), [
@@ -177,11 +185,7 @@ def test_a_coin_on_a_towers_top_is_read_against_its_look_as_it_shows_there(
                       on_stack=lambda p: layout.stack_at(p) is not None,
                       table_look=(lambda p: top if layout.stack_at(p) else cloth)
                       if tables_known else None)
-    for k in range(1, 22):  # carried in a hand for two thirds of a second
-        tracker.update(k / 30, Detections.empty(), covered=lambda p: True)
-    for k in (22, 23):
-        assigned = tracker.update(k / 30, on_top, covered=lambda p: False)
-    assert (assigned == {"moons": 0}) is taken
+    assert (carried_then_shown(tracker, on_top) == {"moons": 0}) is taken
 
 
 @pytest.mark.parametrize(("where", "carried_frames", "taken"), [
@@ -201,12 +205,7 @@ def test_a_coin_carried_to_a_tower_s_top_is_taken_by_its_art_alone(
     tracker = Tracker({"moons": (-90.0, 163.0)}, 0.0,
                       looks={"moons": np.array([0.61, 0.67, 0.73])},
                       on_stack=lambda p: layout.stack_at(p) is not None)
-    for k in range(1, carried_frames + 1):
-        tracker.update(k / 30, Detections.empty(), covered=lambda p: True)
-    assigned = {}
-    for k in range(carried_frames + 1, carried_frames + 4):
-        assigned = tracker.update(k / 30, art, covered=lambda p: False)
-    assert (assigned == {"moons": 0}) is taken
+    assert (carried_then_shown(tracker, art, carried_frames) == {"moons": 0}) is taken
 
 
 def test_a_hidden_coin_back_in_place_keeps_its_identity_over_a_better_look() -> None:
