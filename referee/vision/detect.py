@@ -480,14 +480,16 @@ class CoinDetector:
         carried away (`track._back`)."""
         reach = int(np.ceil(FINGER_MM * self.px_per_mm))
         centres, looks, shares = [], [], []
+        least = MARK_SHOWN * self.coin_area_px
         for (rows, cols), mask, height, footprint in self._tops:
-            if hands[max(0, rows.start - reach):rows.stop + reach,
-                     max(0, cols.start - reach):cols.stop + reach].any() or \
-                    _in_convex(found.center_mm, footprint).any():
-                continue
             changed = cv2.compare(self._diff[rows, cols], self.config.threshold, cv2.CMP_GT)
             changed[self._shadows[rows, cols]] = 255
             changed &= mask
+            if cv2.countNonZero(changed) < least or \
+                    hands[max(0, rows.start - reach):rows.stop + reach,
+                          max(0, cols.start - reach):cols.stop + reach].any() or \
+                    _in_convex(found.center_mm, footprint).any():
+                continue
             count, labels, stats, centroids = cv2.connectedComponentsWithStats(changed)
             if count < 2:
                 continue
@@ -837,7 +839,6 @@ class CoinDetector:
         if not sized:
             return []
         widest = STREAK_WIDTH * 2.0 * self.coin_r_px / HALF
-        was_hand = None if last_hands is None else _max_pool(last_hands)
         found = []
         for k in sized:
             x, y, bw, bh = (int(v) for v in stats[k, :4])
@@ -852,9 +853,10 @@ class CoinDetector:
                 continue
             if hand_reach.within(x, y, part, FAINT_STREAK_HAND_MM * self.px_per_mm):
                 continue
-            if was_hand is not None and (was_hand[y:y + bh, x:x + bw][part] > 0).mean() > 0.5:
-                continue
             box = (slice(y * HALF, (y + bh) * HALF), slice(x * HALF, (x + bw) * HALF))
+            if last_hands is not None and \
+                    (_max_pool(last_hands[box])[part] > 0).mean() > 0.5:
+                continue
             bar = _doubled(part.view(np.uint8))[:full_diff[box].shape[0],
                                                  :full_diff[box].shape[1]] > 0
             scaled = cv2.multiply(full_diff[box], 1.0 / FAINT_STREAK_LEVEL)

@@ -425,10 +425,10 @@ class Pipeline:
         """
         assert self.tracker is not None
         clear = self.layout.coin_mm + VACATED_MARGIN_MM
+        coins = np.array([track.position_mm for track in self.tracker.tracks.values()
+                          if not track.gone], float).reshape(-1, 2)
         for coin, place in list(self.vacated.items()):
-            if all(np.hypot(*np.subtract(track.position_mm, place)) > clear
-                   for track in self.tracker.tracks.values() if not track.gone) and \
-                    self.detector.forget(place):
+            if (np.hypot(*(coins - place).T) > clear).all() and self.detector.forget(place):
                 del self.vacated[coin]
 
     def _close(self, t: float) -> list[ev.Event]:
