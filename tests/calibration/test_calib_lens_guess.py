@@ -84,14 +84,17 @@ def test_the_demo_games_lens_is_guessed_though_its_table_was_grown_to_the_tiles(
 def test_the_demo_games_profile_is_what_its_command_makes(tmp_path: Path) -> None:
     """`sample_videos/README.md`'s command remakes the demo game's profile: its corners as
     committed, within 2.5 px of the truth.  (Sampling the sides densely under the guessed
-    lens once lost the rim's 13 mm on the south side: two corners 9 px off.)"""
+    lens once lost the rim's 13 mm on the south side: two corners 9 px off.)  "As committed"
+    is within 0.5 px: the same command and libraries give corners up to 0.25 px apart on
+    another processor (the profile was made on an Intel Xeon; an AMD EPYC gives 0.24 px),
+    and OpenCV 4.13 against 4.14 moves them as much."""
     demo = ROOT / "sample_videos" / "demo-game"
     out = tmp_path / "calibration.json"
     assert main(["calibrate", str(demo / "video.mp4"), "--layout", "castle-croquetnole",
                  "--out", str(out)]) == 0
     made, committed = load_profile(out), load_profile(demo / "calibration.json")
     assert made.intrinsics is not None and made.intrinsics.guessed
-    np.testing.assert_allclose(made.corners_px, committed.corners_px, atol=0.1)
+    np.testing.assert_allclose(made.corners_px, committed.corners_px, atol=0.5)
     camera = json.loads((demo / "video.camera.json").read_text())
     truth_px = cv2.projectPoints(
         np.array([[x, y, 0.0] for x, y in TEMPLATE.table]), np.array(camera["rvec"]),
