@@ -13,6 +13,7 @@ import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -64,7 +65,23 @@ class Piece:
         return self.layers > 1
 
     def footprint(self) -> list[Point]:
-        return square_corners(self.center_mm, self.size_mm, self.angle_deg)
+        return list(self._corners)
+
+    @cached_property
+    def _corners(self) -> tuple[Point, ...]:
+        """The footprint's corners, worked out once (a piece is frozen; vision asks of every
+        blob, every frame, whether it lies on a tower's top)."""
+        return tuple(square_corners(self.center_mm, self.size_mm, self.angle_deg))
+
+    @cached_property
+    def _bounds(self) -> tuple[float, float, float, float]:
+        xs, ys = [c[0] for c in self._corners], [c[1] for c in self._corners]
+        return min(xs), min(ys), max(xs), max(ys)
+
+    def covers(self, p: Point) -> bool:
+        """Is `p` within the footprint (its bounding box first: most points are far)?"""
+        x0, y0, x1, y1 = self._bounds
+        return x0 <= p[0] <= x1 and y0 <= p[1] <= y1 and point_in_polygon(p, self._corners)
 
 
 @dataclass(frozen=True)
@@ -130,7 +147,7 @@ class Layout:
     def stack_at(self, p: Point) -> str | None:
         """The stack of tiles (a tower, an endpost) whose top holds a coin centred at `p`."""
         for piece in self.pieces.values():
-            if piece.is_stack and point_in_polygon(p, piece.footprint()):
+            if piece.is_stack and piece.covers(p):
                 return piece.name
         return None
 

@@ -1728,7 +1728,13 @@ def _labelled(labels: np.ndarray, count: int, under: np.ndarray) -> np.ndarray:
     keep = np.zeros(count, np.uint8)
     keep[labels[under > 0]] = 255
     keep[0] = 0
-    return keep[labels]
+    kept = np.flatnonzero(keep)
+    if len(kept) > 4:
+        return keep[labels]
+    out = np.zeros(labels.shape, np.uint8)  # a hand or two: a few compares beat a gather
+    for k in kept:
+        out |= cv2.compare(labels, float(k), cv2.CMP_EQ)
+    return out
 
 
 def _elongation(mask: np.ndarray) -> float:
@@ -1763,9 +1769,10 @@ def _doubled(half: np.ndarray) -> np.ndarray:
 def _max_pool(image: np.ndarray) -> np.ndarray:
     """Half resolution: each pixel the largest of its 2×2 block (the ROI's even part)."""
     h, w = image.shape[0] // HALF * HALF, image.shape[1] // HALF * HALF
-    a, b = image[0:h:2, 0:w:2], image[0:h:2, 1:w:2]
-    c, d = image[1:h:2, 0:w:2], image[1:h:2, 1:w:2]
-    return np.maximum(np.maximum(a, b), np.maximum(c, d))
+    if not h or not w:
+        return np.zeros((h // HALF, w // HALF), image.dtype)
+    rows = cv2.max(image[0:h:2, :w], image[1:h:2, :w])  # (every other row: each contiguous)
+    return np.maximum(rows[:, 0::2], rows[:, 1::2])
 
 
 def _neck(pts: np.ndarray, axis: np.ndarray) -> np.ndarray | None:

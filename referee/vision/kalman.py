@@ -10,6 +10,7 @@ single slide and the process noise Q only has to cover impacts and modelling err
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -17,19 +18,41 @@ H = np.array([[1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0]])
 """Measurement matrix: we observe the centre's position only."""
 
 
+I4 = np.eye(4)
+
+
+def _read_only(*arrays: np.ndarray) -> None:
+    for a in arrays:
+        a.flags.writeable = False
+
+
+@lru_cache(maxsize=64)
 def transition(dt: float) -> tuple[np.ndarray, np.ndarray]:
-    """F (constant velocity over dt) and B (a constant acceleration over dt)."""
+    """F (constant velocity over dt) and B (a constant acceleration over dt); made once per
+    dt (a camera's frames come at a few steps) and read-only, as they are shared."""
     F = np.array([[1.0, 0.0, dt, 0.0], [0.0, 1.0, 0.0, dt], [0.0, 0.0, 1.0, 0.0],
                   [0.0, 0.0, 0.0, 1.0]])
     B = np.array([[0.5 * dt * dt, 0.0], [0.0, 0.5 * dt * dt], [dt, 0.0], [0.0, dt]])
+    _read_only(F, B)
     return F, B
 
 
+@lru_cache(maxsize=64)
 def white_acceleration_Q(dt: float, q: float) -> np.ndarray:
-    """Process noise of a random acceleration with spectral density q (mm²/s³)."""
+    """Process noise of a random acceleration with spectral density q (mm²/s³); made once
+    per (dt, q), read-only."""
     a, b = dt ** 3 / 3.0 * q, dt ** 2 / 2.0 * q  # each axis: [[a, b], [b, dt q]]
-    return np.array([[a, 0.0, b, 0.0], [0.0, a, 0.0, b], [b, 0.0, dt * q, 0.0],
-                     [0.0, b, 0.0, dt * q]])
+    Q = np.array([[a, 0.0, b, 0.0], [0.0, a, 0.0, b], [b, 0.0, dt * q, 0.0],
+                  [0.0, b, 0.0, dt * q]])
+    _read_only(Q)
+    return Q
+
+
+def inverse_2x2(S: np.ndarray) -> np.ndarray:
+    """S⁻¹ of a 2×2 innovation covariance (the measurement is a point), in closed form: for
+    a matrix this small np.linalg.inv's call costs several times the arithmetic."""
+    (a, b), (c, d) = S
+    return np.array([[d, -b], [-c, a]]) / (a * d - b * c)
 
 
 def predict(x: np.ndarray, P: np.ndarray, F: np.ndarray, Q: np.ndarray,
@@ -45,13 +68,14 @@ def update(x: np.ndarray, P: np.ndarray, z: np.ndarray, H: np.ndarray, R: np.nda
            ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """y = z − H x ;  S = H P Hᵀ + R ;  K = P Hᵀ S⁻¹ ;  x⁺ = x + K y ;  P⁺ = (I − K H) P.
 
-    Returns the posterior and the innovation y with its covariance S (for gating).
+    Returns the posterior and the innovation y with its covariance S (for gating).  For
+    this filter's shapes: a 4-D state, a 2-D measurement.
     """
     y = z - H @ x
     S = H @ P @ H.T + R
-    K = P @ H.T @ np.linalg.inv(S)
+    K = P @ H.T @ inverse_2x2(S)
     x_post = x + K @ y
-    I_KH = np.eye(len(x)) - K @ H
+    I_KH = I4 - K @ H
     P_post = I_KH @ P @ I_KH.T + K @ R @ K.T  # Joseph form: stays symmetric and positive
     return x_post, P_post, y, S
 
@@ -142,6 +166,6 @@ class CoinFilter:
         position replaced (where the coin must have stopped), its spread kept."""
         x, P = self.predicted(t)
         y = np.asarray(z, float) - (H @ x if at is None else np.asarray(at, float))
-        S_inv = np.linalg.inv(H @ P @ H.T + self.R)
+        S_inv = inverse_2x2(H @ P @ H.T + self.R)
         d2 = np.einsum("...i,ij,...j->...", y, S_inv, y)
         return float(d2) if y.ndim == 1 else d2
