@@ -167,5 +167,5 @@ class CoinFilter:
         x, P = self.predicted(t)
         y = np.asarray(z, float) - (H @ x if at is None else np.asarray(at, float))
         S_inv = inverse_2x2(H @ P @ H.T + self.R)
-        d2 = np.einsum("...i,ij,...j->...", y, S_inv, y)
+        d2 = ((y @ S_inv) * y).sum(axis=-1)  # yᵀ S⁻¹ y for each row
         return float(d2) if y.ndim == 1 else d2

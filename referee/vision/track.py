@@ -440,9 +440,11 @@ class Tracker:
                                  two[1][None], two[0][None])
         flagged = ~detections.streaked & (nearest_other < ANOTHERS_LOOK) & \
             (cost >= CARRIED_LOOK)
-        for i, j in zip(*np.nonzero(flagged), strict=True):  # (seldom: asked only of these)
-            flagged[i, j] = not _own_look(float(cost[i, j]),
-                                          self.on_stack(tuple(detections.center_mm[j])))
+        on_top: dict[int, bool] = {}  # (asked only of these, once per blob)
+        for i, j in zip(*np.nonzero(flagged), strict=True):
+            if j not in on_top:
+                on_top[j] = self.on_stack(tuple(detections.center_mm[j]))
+            flagged[i, j] = not _own_look(float(cost[i, j]), on_top[j])
         return dict(zip(named, flagged, strict=True))
 
     def _fingered(self, detections: Detections, coins: list[str]
