@@ -3,22 +3,25 @@ the simulated webcam under several looks, run through vision with the camera's o
 and its events folded by the rules engine, against the same fold of the true events.
 
     .venv/bin/python -m benchmarks.final_states [--scenarios capture strike ...]
-        [--looks 8] [--first 100] [--cache benchmarks/.cache]
+        [--looks 8] [--first 100] [--cache benchmarks/.cache] [--jobs 2]
 
 Per clip: found / true + invented for each event type, lifts and places included (matched
 as in `benchmarks.vision_accuracy`), and whether the final state is the true one (`same`:
 every field equal, but a place the players are asked to put a coin on, which vision
 measures and the true events give exactly, within the engine's own placement tolerance);
 then how many clips of each scenario end there.  Clips are rendered once into the cache (about 10 s
-each), shared with `python -m benchmarks`.
+each), shared with `python -m benchmarks`.  With `--jobs`, clips are rendered and run that many
+at once (the lines come out in the same order).
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import os
 import sys
 from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from benchmarks.clips import Clip, ClipData
@@ -90,18 +93,27 @@ def measure(data: ClipData) -> dict:
     return judged(clip.name, list(data.session.events), found)
 
 
+def _measured(clip: Clip, cache: Path) -> dict:
+    """`measure` of a clip named by its description (a worker renders it if need be)."""
+    return measure(ClipData(clip, cache))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scenarios", nargs="+", default=list(SCENARIOS))
     parser.add_argument("--looks", type=int, default=8, help="random looks per scenario")
     parser.add_argument("--first", type=int, default=100, help="the first look's seed")
     parser.add_argument("--cache", type=Path, default=ROOT / "benchmarks" / ".cache")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="clips rendered and run at once (one process each)")
     args = parser.parse_args(argv)
+    clips = [Clip(scenario, look) for scenario in args.scenarios
+             for look in range(args.first, args.first + args.looks)]
     same: Counter[str] = Counter()
-    for scenario in args.scenarios:
-        for look in range(args.first, args.first + args.looks):
-            r = measure(ClipData(Clip(scenario, look), args.cache))
-            same[scenario] += r["same_final_state"]
+    with ProcessPoolExecutor(max(1, min(args.jobs, os.cpu_count() or 1))) as pool:
+        for clip, r in zip(clips, pool.map(_measured, clips, [args.cache] * len(clips)),
+                           strict=True):
+            same[clip.scenario] += r["same_final_state"]
             print(row(r, 28), flush=True)
     total = sum(same.values())
     print(f"the true final state in {total} of {len(args.scenarios) * args.looks} clips: "
