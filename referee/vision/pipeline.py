@@ -657,13 +657,18 @@ def _struck_unseen(event: ev.Event, contacts: list[ev.Contact],
 
 
 def _hidden_evidence(event: ev.Event, hidden: Mapping[str, tuple[float, float]]) -> ev.Event:
-    """A flick no frame saw: its time is only known to lie in the hidden interval, which
-    goes into its evidence, at a lower confidence."""
-    if not isinstance(event, ev.Flick) or event.coin not in hidden:
+    """A flick no frame saw, and the crossings of its slide: their times are only known to
+    lie in the hidden interval, which goes into their evidence, at a lower confidence (the
+    path is a straight slide from where the coin was hidden to where it came back; its
+    timing is the latest the evidence allows)."""
+    if not isinstance(event, ev.Flick | ev.Cross) or event.coin not in hidden:
         return event
     t_hid, t_back = hidden[event.coin]
-    return replace(event, confidence=0.5, evidence={
-        "t_start": event.t, "hidden_from": round(t_hid, 4), "hidden_until": round(t_back, 4)})
+    when = {"hidden_from": round(t_hid, 4), "hidden_until": round(t_back, 4)}
+    if isinstance(event, ev.Flick):
+        return replace(event, confidence=0.5, evidence={"t_start": event.t, **when})
+    return replace(event, confidence=min(event.confidence or 1.0, 0.5),
+                   evidence={**(event.evidence or {}), **when})
 
 
 def run(frames: Iterable[Frame], pipeline: Pipeline) -> Iterator[ev.Event]:

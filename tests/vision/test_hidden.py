@@ -314,7 +314,8 @@ def test_a_fingertip_following_through_is_not_the_coin_it_flicked() -> None:
 
 
 def test_a_flick_no_frame_saw_says_so_in_its_evidence() -> None:
-    from referee.events import Flick
+    """Its time, and its crossings' times, lie somewhere in the interval a hand hid it."""
+    from referee.events import Cross, Flick
     from referee.vision.pipeline import _hidden_evidence
 
     seen = _hidden_evidence(Flick(7.85, "ace", confidence=0.9), {"ace": (7.7, 8.1)})
@@ -322,6 +323,11 @@ def test_a_flick_no_frame_saw_says_so_in_its_evidence() -> None:
     assert seen.evidence == {"t_start": 7.85, "hidden_from": 7.7, "hidden_until": 8.1}
     other = Flick(1.9, "moons", confidence=0.9)
     assert _hidden_evidence(other, {"ace": (7.7, 8.1)}) is other
+    # Nor any crossing of its slide: the line and the side are known, the time is not.
+    crossed = _hidden_evidence(Cross(7.9, "ace", "gate-1", "+", (0.0, -50.8), confidence=0.99,
+                                     evidence={"margin_mm": 20.0}), {"ace": (7.7, 8.1)})
+    assert crossed.confidence == 0.5
+    assert crossed.evidence == {"margin_mm": 20.0, "hidden_from": 7.7, "hidden_until": 8.1}
 
 
 def test_a_coin_held_by_a_fingertip_does_not_take_the_coin_flicked_past_it() -> None:
