@@ -115,6 +115,9 @@ class PixelMapping:
         return c[:2] + (mm - c[:2]) * (c[2] / (c[2] - height_mm))
 
 
+TILE_SHADE_MM = 4.0
+"""How far from a tile its side and its own shadow darken the cloth: the coins' start holes
+are filled from beyond it (`CoinDetector._cloth_by_tiles`)."""
 FINGER_MM = 100.0
 """A finger's length: a vacated place is learnt as the empty table only with no hand this
 near it (`CoinDetector.forget`)."""
@@ -368,19 +371,29 @@ class CoinDetector:
         joined its blob and pulled its centre toward the tile by up to 2 mm (fast-flick,
         look 109).  A fill from the cloth alone (the tiles near the holes, their raised tops
         and sides, left out of what it draws from) replaces the first where the tile bled
-        into it, and in the ring around the coin's disc (`disc`) the pixels that read as
-        that cloth are the cloth itself, seen in the frame."""
+        into it: within TILE_SHADE_MM of a tile drawn from there, farther from the cloth
+        beyond that band, whose shade it would take in too; and in the ring around the coin's
+        disc (`disc`) the pixels that read as that cloth are the cloth itself, seen in the
+        frame."""
         near = cv2.dilate(hole, None, iterations=int(np.ceil(2 * self.coin_r_px)))
         tiles = np.zeros_like(hole)
         for piece in self.layout.pieces.values():
             corners = self._seen(piece.footprint(), piece.layers * self.mapping.tile_thickness_mm)
             hull = cv2.convexHull(np.round(corners - self.roi[:2]).astype(np.int32))
             cv2.fillConvexPoly(tiles, hull, 255)
+        shade = 2 * int(np.ceil(TILE_SHADE_MM * self.px_per_mm)) + 1
+        band = cv2.dilate(tiles, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (shade, shade)))
         tiles = cv2.dilate(tiles, None) & near
         if not (tiles & cv2.dilate(hole, None, iterations=3)).any():
             return  # no hole beside a tile
-        cloth = cv2.inpaint(blurred, hole | tiles, int(np.ceil(self.coin_r_px)),
-                            cv2.INPAINT_TELEA)
+        radius = int(np.ceil(self.coin_r_px))
+        cloth = cv2.inpaint(blurred, hole | tiles, radius, cv2.INPAINT_TELEA)
+        # Beyond the tile's side and shadow (`band`), the cloth as lit, drawn from beyond it:
+        # drawn from the band, the fill took its shade into the hole (strike at look 177: a
+        # cream coin's blob 6 mm long, and a ghost left where it had stood).
+        band &= near & ~tiles
+        lit = cv2.inpaint(blurred, hole | tiles | band, radius, cv2.INPAINT_TELEA)
+        cloth[band == 0] = lit[band == 0]
         reads_cloth = cv2.compare(colour_distance(blurred, cloth), self.config.threshold,
                                   cv2.CMP_LE)
         bled = cv2.compare(colour_distance(empty, cloth), self.config.threshold // 2,
