@@ -28,6 +28,7 @@ from referee import events as ev
 from referee.layout import GUARDS, SUITS, Layout
 from referee.vision.capture import Frame
 from referee.vision.detect import CoinDetector, DetectorConfig, PixelMapping
+from referee.vision.hand_history import HandHistory
 from referee.vision.kalman import MotionModel
 from referee.vision.reconstruct import FlickWindow, reconstruct
 from referee.vision.reidentify import closest_approach, exchange_after, exchanged
@@ -52,6 +53,11 @@ its place and travels.  (Measured on the sample videos: flicks are back 0.03-0.2
 hand leaves, carried coins 0.77 s and more.  How long the hand hid the coin says nothing: a
 player aims with a fingertip on the coin for as long as he likes.)"""
 
+
+HAND_CAME_MM = 40.0
+"""A coin back where no hand came within this distance while it was hidden slid there (a
+hand putting a coin down by its edge covers a coin's width or two of it; a finger's length,
+100 mm, took in an arm reaching past the place: strike at look 107)."""
 
 MISSED_S = 0.1
 """A coin unseen this long, its place in view and no hand over it, is no longer placed
@@ -117,6 +123,9 @@ class Placed:
     """Seen again, at `to_mm`."""
     from_mm: tuple[float, float]
     to_mm: tuple[float, float]
+    hand_came: bool = True
+    """Whether a hand came near `to_mm` while it was hidden (HAND_CAME_MM): a hand puts
+    down the coin it carries, so without one near it slid there."""
 
 
 def went_unseen(track: CoinTrack) -> Hidden:
@@ -192,6 +201,13 @@ class Pipeline:
         """The first frame starts the session: its events begin with a `settled` giving
         where each coin rests (`_bind`).  False when vision goes on after a lost camera or
         in a resumed session, whose coins' places the referee already has."""
+        detector = self.detector
+        self.hands_seen = HandHistory(detector.table_mask.shape)
+        """Where hands have been, and when (a coin back where none came slid there), in the
+        detector's ROI pixels..."""
+        self._roi_px = lambda mm: detector.mapping.to_pixels(mm) - detector.roi[:2]
+        """...to which table mm map so."""
+        self._hand_came_px = HAND_CAME_MM * detector.px_per_mm
         self.on_window: Callable[[FlickWindow], None] | None = None
         """Called with each flick's window as it is reconstructed (the benchmark compares
         its fitted paths with the truth)."""
@@ -243,6 +259,7 @@ class Pipeline:
                    if track.look is not None and not track.gone
                    and track.speed_mm_s < RESTING_MM_S]
         detections, hands = self.detector.detect(frame.image, resting)
+        self.hands_seen.update(hands, frame.t)
         assigned = self.tracker.update(
             frame.t, detections, covered=lambda p: self.detector.covered(hands, p))
         for rewrite in self.tracker.rewritten:  # a fingertip or an arm's piece, not the coin
@@ -269,7 +286,8 @@ class Pipeline:
                 self.to_read[coin] = frame.t  # turned over, maybe, and put back now
                 if math.dist(p, hidden.from_mm) > PLACE_MOVE_MM:
                     self.placed.append(Placed(coin, hidden.t_hid, hidden.t_freed, frame.t,
-                                              hidden.from_mm, p))
+                                              hidden.from_mm, p,
+                                              self._hand_came(p, hidden.t_hid)))
                     self.last_activity = frame.t  # it may still be sliding out
             self.tracks[coin].append((frame.t, p[0], p[1]))
             if not detections.streaked[j] and not detections.by_hand[j]:
@@ -344,6 +362,11 @@ class Pipeline:
             reach = max(by, was or 0.0) + out_mm  # where it was, is, and its shadow
             self.detector.learn_piece(name, reach, coins)
         return out
+
+    def _hand_came(self, point_mm: tuple[float, float], since: float) -> bool:
+        """Has a hand come within HAND_CAME_MM of a table point since `since`?"""
+        px = self._roi_px(np.asarray([point_mm], float))[0]
+        return self.hands_seen.came((float(px[0]), float(px[1])), self._hand_came_px, since)
 
     def _accounted(self, hands: np.ndarray) -> bool:
         """Is every coin this flick may have moved in view?  Yes when no hand is in view,
@@ -614,7 +637,10 @@ def stop_seconds(distance_mm: float, decel: float) -> float:
 def flicked_unseen(moved: Placed, layout: Layout, decel: float) -> bool:
     """Was a coin seen again away from where a hand hid it flicked there (not carried)?
 
-    Yes when it is back in view as soon as the hand left its place, and either the slide
+    Yes when it is back in view as soon as the hand left its place, or where no hand came
+    while it was hidden (a hand puts down what it carries: strike at look 107, a near-black
+    coin on near-black cloth unseen all along its slide through four gates, back in view
+    0.6 s after the hand left, was read as lifted and put down), and either the slide
     (at μg) fits in the time it was hidden or that time is too short for any hand to lift,
     carry and put down a coin (a slide cut short by an impact takes less time than a free
     one); never when it is back on top of a tower, where no flick puts a coin, nor when it
@@ -624,7 +650,7 @@ def flicked_unseen(moved: Placed, layout: Layout, decel: float) -> bool:
     slide_s = stop_seconds(math.dist(moved.from_mm, moved.to_mm), decel)
     hidden_s = moved.t_back - moved.t_hid
     return (layout.stack_at(moved.to_mm) is None and layout.stack_at(moved.from_mm) is None
-            and moved.t_back - moved.t_freed < FREED_FLICK_S
+            and (moved.t_back - moved.t_freed < FREED_FLICK_S or not moved.hand_came)
             and (slide_s <= hidden_s or hidden_s < QUICKEST_CARRY_S))
 
 

@@ -17,6 +17,7 @@ from referee.vision.pipeline import (
     _at_rest_on_towers,
     flicked_unseen,
     hidden_slide,
+    start_spots,
     went_unseen,
 )
 from referee.vision.reconstruct import FlickWindow, reconstruct
@@ -77,6 +78,43 @@ def test_a_coin_back_as_soon_as_the_hand_left_was_flicked_however_long_it_was_hi
     # Hidden too briefly for any carry: flicked, though a free slide would take longer (an
     # impact cut it short).
     assert flicked_unseen(replace(too_far, t_hid=38.0), layout, DECEL)
+
+
+def test_a_coin_back_where_no_hand_came_slid_there_however_late_it_was_seen() -> None:
+    """Strike at look 107: near-black Moons on near-black cloth, unseen all along its slide
+    through four gates, is seen again 0.6 s after the hand left its place, 370 mm on.  No
+    hand came near where it came back: it slid there (a flick); had one come, it may have
+    put it down (a lift and a place)."""
+    layout = castle_croquetnole_layout()
+    slid = Placed("moons", t_hid=1.8667, t_freed=1.9333, t_back=2.5333,
+                  from_mm=(-0.17, -210.3), to_mm=(-4.65, 159.94), hand_came=False)
+    assert flicked_unseen(slid, layout, DECEL)
+    assert not flicked_unseen(replace(slid, hand_came=True), layout, DECEL)
+    # Nor a slide too long for the time it was hidden, long enough for a hand to carry it.
+    assert not flicked_unseen(replace(slid, t_hid=2.1, t_freed=2.1), layout, DECEL)
+
+
+def test_the_pipeline_notes_where_hands_went_and_a_coin_back_far_from_them_slid() -> None:
+    """Moons, back where no hand came, is one hidden slide: a flick and its crossings, all
+    carrying the interval it was hidden in (their times are the latest the evidence
+    allows, the path exact)."""
+    layout = castle_croquetnole_layout()
+    pipe = Pipeline(mapping(), layout, SIZE, 30.0)
+    pipe.tracker = Tracker(start_spots(layout), 0.0)
+    hand = np.zeros(pipe.detector.table_mask.shape, np.uint8)
+    at = pipe.detector.mapping.to_pixels(np.array([[0.0, -230.0]]))[0] - pipe.detector.roi[:2]
+    hand[int(at[1]) - 20:int(at[1]) + 20, int(at[0]) - 20:int(at[0]) + 20] = 255
+    pipe.hands_seen.update(hand, 1.9)  # the hand at Moons' place, flicking
+    assert pipe._hand_came((0.0, -215.0), 1.8)
+    assert not pipe._hand_came((0.0, -215.0), 2.0)  # not since then
+    assert not pipe._hand_came((-4.65, 159.94), 1.8)
+    pipe.placed = [Placed("moons", 1.8667, 1.9333, 2.5333, (-0.17, -210.3), (-4.65, 159.94),
+                          hand_came=pipe._hand_came((-4.65, 159.94), 1.8667))]
+    got = [e for e in pipe._close(3.0) if e.type != "settled"]
+    assert [e.type for e in got] == ["flick", "cross", "cross", "cross", "cross"]
+    assert [e.line for e in got[1:]] == ["door-1", "gate-1", "gate-3", "door-3"]
+    assert all(e.evidence["hidden_from"] == 1.8667 and e.evidence["hidden_until"] == 2.5333
+               and e.confidence <= 0.5 for e in got)
 
 
 def test_a_coin_back_on_top_of_a_tower_was_put_there() -> None:
