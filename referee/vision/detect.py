@@ -42,13 +42,12 @@ LIGHTEST_SHADOW = 0.97
 SHADOW_SPREAD = 0.05
 """A shadow dims every channel by one factor k: each channel of a pixel changed beyond the
 threshold lies within this share of the empty table's value (and 6 levels of noise) of k
-times it, if it is a shadow.  It was 0.08,
-and a brown hand on beige cloth (tower-hit, look 104: channels dimmed to 0.47, 0.50 and
-0.63) or a dark purple sleeve on brown cloth (off-table at 720p60, look 113: 0.70, 0.51,
-0.47) read as shadows: the hand's mask stopped at the wrist, the sleeve broke into pieces
-and a resting coin took one 52 mm away.  Real shadows, lit by an ambient light of another
-colour than the lamp's, are less neutral than the simulator's: this is the first constant
-to revisit on real footage."""
+times it, if it is a shadow.  At 0.08 a brown hand on beige cloth (tower-hit, look 104:
+channels dimmed to 0.47, 0.50 and 0.63) and a dark purple sleeve on brown cloth (off-table
+at 720p60, look 113: 0.70, 0.51, 0.47) read as shadows: the hand's mask stopped at the
+wrist, the sleeve broke into pieces and a resting coin took one 52 mm away.  Real shadows,
+lit by an ambient light of another colour than the lamp's, are less neutral than the
+simulator's: this is the first constant to revisit on real footage."""
 LOOSE_SHADOW_SPREAD = 0.08
 """The spread allowed where a channel ratio says less: for a faint change (under the
 threshold), mostly noise (at 0.05 a dark coin's faint streak on near-black cloth, its
@@ -58,6 +57,7 @@ the camera's tone curve, which dims less evenly: a pale coin put on a tower's wh
 dims it like a shadow and is found as one (at 0.05 the demo game's prisoner on tower 1
 was lost while a hand put Ace down beside it, and the two coins exchanged names)."""
 PAPER_LEVEL = 180.0
+"""The empty table's channels' mean above which it is white paper (a tile's face)."""
 SATURATED = 250
 """A channel this bright is taken as clipped by the camera (white paper under a lamp)."""
 HAND_COLOUR_APART = 0.2
@@ -372,9 +372,10 @@ class CoinDetector:
         look 109).  A fill from the cloth alone (the tiles near the holes, their raised tops
         and sides, left out of what it draws from) replaces the first where the tile bled
         into it: within TILE_SHADE_MM of a tile drawn from there, farther from the cloth
-        beyond that band, whose shade it would take in too; and in the ring around the coin's
-        disc (`disc`) the pixels that read as that cloth are the cloth itself, seen in the
-        frame."""
+        beyond that band, whose shade it would take in too (strike at look 177: a cream
+        coin's blob 6 mm long toward the tile, and a ghost left where it had stood); and in
+        the ring around the coin's disc (`disc`) the pixels that read as that cloth are the
+        cloth itself, seen in the frame."""
         near = cv2.dilate(hole, None, iterations=int(np.ceil(2 * self.coin_r_px)))
         tiles = np.zeros_like(hole)
         for piece in self.layout.pieces.values():
@@ -388,10 +389,7 @@ class CoinDetector:
             return  # no hole beside a tile
         radius = int(np.ceil(self.coin_r_px))
         cloth = cv2.inpaint(blurred, hole | tiles, radius, cv2.INPAINT_TELEA)
-        # Beyond the tile's side and shadow (`band`), the cloth as lit, drawn from beyond it:
-        # drawn from the band, the fill took its shade into the hole (strike at look 177: a
-        # cream coin's blob 6 mm long, and a ghost left where it had stood).
-        band &= near & ~tiles
+        band &= near & ~tiles  # the tile's side and shadow on the cloth
         lit = cv2.inpaint(blurred, hole | tiles | band, radius, cv2.INPAINT_TELEA)
         cloth[band == 0] = lit[band == 0]
         reads_cloth = cv2.compare(colour_distance(blurred, cloth), self.config.threshold,
