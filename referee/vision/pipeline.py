@@ -27,7 +27,7 @@ from scipy.optimize import linear_sum_assignment
 from referee import events as ev
 from referee.layout import GUARDS, SUITS, Layout
 from referee.vision.capture import Frame
-from referee.vision.detect import CoinDetector, DetectorConfig, PixelMapping
+from referee.vision.detect import FINGER_MM, CoinDetector, DetectorConfig, PixelMapping
 from referee.vision.hand_history import HandHistory
 from referee.vision.kalman import MotionModel
 from referee.vision.reconstruct import FlickWindow, reconstruct
@@ -58,6 +58,10 @@ HAND_CAME_MM = 40.0
 """A coin back where no hand came within this distance while it was hidden slid there (a
 hand putting a coin down by its edge covers a coin's width or two of it; a finger's length,
 100 mm, took in an arm reaching past the place: strike at look 107)."""
+
+UNPROMPTED_S = 0.5
+"""A coin begins to move only with a hand within a finger's length of it this soon before (a
+finger flicks it), or struck by another coin (`Pipeline._unprompted`)."""
 
 MISSED_S = 0.1
 """A coin unseen this long, its place in view and no hand over it, is no longer placed
@@ -208,6 +212,7 @@ class Pipeline:
         self._roi_px = lambda mm: detector.mapping.to_pixels(mm) - detector.roi[:2]
         """...to which table mm map so."""
         self._hand_came_px = HAND_CAME_MM * detector.px_per_mm
+        self._finger_px = FINGER_MM * detector.px_per_mm
         self.on_window: Callable[[FlickWindow], None] | None = None
         """Called with each flick's window as it is reconstructed (the benchmark compares
         its fitted paths with the truth)."""
@@ -368,6 +373,22 @@ class Pipeline:
         px = self._roi_px(np.asarray([point_mm], float))[0]
         return self.hands_seen.came((float(px[0]), float(px[1])), self._hand_came_px, since)
 
+    def _unprompted(self, window: FlickWindow) -> FlickWindow:
+        """A window whose one moving coin began to move with no hand within a finger's
+        length of it in the UNPROMPTED_S before: nothing set it going, so its readings
+        wobbled, and it rests where it ends (tower-hit at look 177: a cream coin 12 px
+        across at rest beside tower 1, its dark art and its own shadow's edge read as
+        shadows or not from frame to frame, jumped 5 mm with no hand in view, and a flick
+        was invented)."""
+        if len(window.motions) != 1:
+            return window
+        ((coin, motion),) = window.motions.items()
+        if motion.unseen or motion.end_mm is None or self.hands_seen.came(
+                tuple(self._roi_px(np.asarray([motion.start_mm], float))[0]),
+                self._finger_px, motion.t_start - UNPROMPTED_S):
+            return window
+        return _rested(window, {coin: motion})
+
     def _accounted(self, hands: np.ndarray) -> bool:
         """Is every coin this flick may have moved in view?  Yes when no hand is in view,
         or when no coin went under a hand since the last flick was closed: the next
@@ -509,6 +530,8 @@ class Pipeline:
                    if w.motions]
         if hidden:
             windows = self._with_hidden(windows, hidden, t)
+        elif not out:  # (no coin moved unseen or by hand: each motion is the only cause)
+            windows = [w for w in (self._unprompted(w) for w in windows) if w.motions]
         for window in windows:
             if self.on_window is not None:
                 self.on_window(window)
@@ -618,9 +641,14 @@ def _at_rest_on_towers(window: FlickWindow, layout: Layout) -> FlickWindow:
     flick moves a coin on a tower (a prisoner leaves it in a hand), and no coin sliding on
     the table reaches it; what moved is the prisoner's reading on the white tile (capture
     at look 134: 4 mm from frame to frame, an invented flick).  It rests where it ends."""
-    still = {c: m for c, m in window.motions.items() if m.end_mm is not None
-             and (top := layout.stack_at(m.start_mm)) is not None
-             and top == layout.stack_at(m.end_mm)}
+    return _rested(window, {c: m for c, m in window.motions.items() if m.end_mm is not None
+                            and (top := layout.stack_at(m.start_mm)) is not None
+                            and top == layout.stack_at(m.end_mm)})
+
+
+def _rested(window: FlickWindow, still: Mapping[str, Motion]) -> FlickWindow:
+    """The window with these coins' motions taken for readings of a coin at rest: each was
+    where its motion starts and rests where it ends."""
     if not still:
         return window
     return replace(_without(window, set(still)),

@@ -680,3 +680,32 @@ def test_a_sliding_coin_lost_from_view_is_found_far_on_whatever_the_time() -> No
     found = Detections(np.array([[-1.2, 191.0]]), look=look[None])
     tracker.update(11 / 30, found, covered=lambda p: False)
     assert tracker.update(12 / 30, found, covered=lambda p: False) == {"moons": 0}
+
+
+def test_a_coin_that_moves_with_no_hand_near_and_nothing_else_moving_was_not_flicked() -> None:
+    """Tower-hit at look 177: Moons at rest beside tower 1, a cream coin 12 px across whose
+    dark art and shadow's edge read as shadows or not from frame to frame, jumped 5 mm with
+    no hand in view, and a flick was invented.  A coin begins to move only with a finger
+    near it (or struck, when another coin moves too): with no hand within a finger's length
+    in the half second before, it rests where it ends, and no flick is made of it."""
+    layout = castle_croquetnole_layout()
+    pipe = Pipeline(mapping(), layout, SIZE, 30.0)
+    slide = Slide(6.27, (45.5, -263.7), (0.0, -190.0), DECEL, math.inf)
+    end = slide.position(slide.t_stop)
+    wobble = Motion("moons", [slide], (45.5, -263.7), (float(end[0]), float(end[1])))
+    window = FlickWindow({"moons": wobble}, {}, 1 / 30)
+    hand = np.zeros(pipe.detector.table_mask.shape, np.uint8)
+    pipe.hands_seen.update(hand, 4.9)  # hands in view are known, none near
+    rested = pipe._unprompted(window)
+    assert not rested.motions and rested.settled_mm["moons"] == wobble.end_mm
+    at = pipe.detector.mapping.to_pixels(np.array([[60.0, -300.0]]))[0] - pipe.detector.roi[:2]
+    hand[int(at[1]) - 10:int(at[1]) + 10, int(at[0]) - 10:int(at[0]) + 10] = 255
+    pipe.hands_seen.update(hand, 6.0)  # a finger 40 mm off, 0.27 s before: a flick
+    assert set(pipe._unprompted(window).motions) == {"moons"}
+    # Two coins moving together are a strike, whatever the hands did.
+    other = Motion("ace", [Slide(6.3, (0.0, -200.0), (0.0, 300.0), DECEL, math.inf)],
+                   (0.0, -200.0), (0.0, -185.0))
+    both = FlickWindow({"moons": wobble, "ace": other}, {}, 1 / 30)
+    fresh = Pipeline(mapping(), layout, SIZE, 30.0)
+    fresh.hands_seen.update(np.zeros_like(hand), 1.0)
+    assert set(fresh._unprompted(both).motions) == {"moons", "ace"}
