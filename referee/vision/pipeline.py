@@ -598,9 +598,15 @@ class Pipeline:
         if windows:
             last = _without(windows[-1], set(hidden))
             return [*windows[:-1], replace(last, motions={**last.motions, **hidden})]
-        rest = {c: track.position_mm for c, track in self.tracker.tracks.items()
-                if c not in hidden and not track.gone}
-        return [FlickWindow(hidden, rest, 1.0 / self.fps, self.config.noise_mm, t)]
+        # The others rest where they were before the first of them was hidden, and now where
+        # they are (a coin struck unseen moved a little: reconstruct asks about it).
+        since = min(m.t_start for m in hidden.values())
+        now = {c: track.position_mm for c, track in self.tracker.tracks.items()
+               if c not in hidden and not track.gone}
+        before = {c: next(((x, y) for s, x, y in reversed(self.tracks[c]) if s < since), p)
+                  for c, p in now.items()}
+        return [FlickWindow(hidden, before, 1.0 / self.fps, self.config.noise_mm, t,
+                            settled_mm=now)]
 
     def placed_mm(self, t: float) -> dict[str, tuple[float, float]]:
         """Where the referee places each coin on the table after the frame at `t`: the

@@ -299,30 +299,65 @@ UNSEEN_HIT_MM = 10.0
 and come back (a tower hit from a few centimetres rebounds 4-9 mm under the fingers)."""
 
 
-def _unseen_hits(window: FlickWindow, layout: Layout, touches: list[dict]) -> list[dict]:
-    """Hits no frame could show, and no frame can rule out: too close to call.
+UNSEEN_STRIKE_MM = 40.0
+"""...and one that rests this close short of a coin straight ahead that moved meanwhile may
+have struck it and come back (strike at look 107: near-black Moons, unseen all along its
+slide, rebounded 31 mm off Crowns, which moved 1.2 mm)."""
+NUDGED_MM = 1.0
+"""A resting coin this far from where it rested before moved (a resting centre's readings
+wander by a few tenths)."""
 
-    A coin a hand hid while it moved is known only by where it left and where it rests: when
-    it rests a few millimetres short of a piece it was heading for, it may have stopped there
-    or hit the piece and rebounded.  The referee asks the players (`uncertain`)."""
+
+def _unseen_hits(window: FlickWindow, layout: Layout, touches: list[dict]) -> list[dict]:
+    """Hits and strikes no frame could show, and no frame can rule out: too close to call.
+
+    A coin a hand hid while it moved, or one no frame saw sliding, is known only by where it
+    left and where it rests: when it rests a few millimetres short of a piece it was heading
+    for, it may have stopped there or hit the piece and rebounded; when it rests short of a
+    coin straight ahead that moved meanwhile, it may have struck it.  The referee asks the
+    players (`uncertain`)."""
     found: list[dict] = []
     for coin, motion in window.motions.items():
         if not motion.unseen or motion.end_mm is None or any(
                 f["a"] == coin and f["piece"] is not None for f in touches):
             continue
         slide = motion.slides[-1]
+        end = np.asarray(motion.end_mm, float)
         direction = np.asarray(slide.v0, float) / max(slide.speed0, 1e-9)
-        ahead = _piece_ahead(layout, np.asarray(motion.end_mm, float), direction,
-                             UNSEEN_HIT_MM)
-        if ahead is None:
-            continue
-        piece, gap_mm = ahead
         t = slide.t_stop
-        found.append({"t": t, "a": coin, "b": None, "piece": piece, "moving": [coin],
+        ahead = _piece_ahead(layout, end, direction, UNSEEN_HIT_MM)
+        struck = None if ahead is not None or any(
+            coin in (f["a"], f["b"]) for f in touches) else \
+            _nudged_ahead(window, layout, end, direction)
+        if ahead is None and struck is None:
+            continue
+        piece, other = (ahead[0], None) if ahead is not None else (None, struck[0])
+        gap_mm = (ahead or struck)[1]
+        found.append({"t": t, "a": coin, "b": other, "piece": piece, "moving": [coin],
                       "speed": math.sqrt(2.0 * slide.decel * gap_mm),
                       "frames": _frames(t, window.frame_dt), "gap": round(gap_mm, 2),
                       "confidence": 0.5, "uncertain": True})
     return found
+
+
+def _nudged_ahead(window: FlickWindow, layout: Layout, end: np.ndarray,
+                  direction: np.ndarray) -> tuple[str, float] | None:
+    """The nearest resting coin straight ahead of a coin resting at `end` (its centre within
+    a diameter of the line), within UNSEEN_STRIKE_MM of touching it, that moved at least
+    NUDGED_MM meanwhile (`settled_mm`); and the gap (mm)."""
+    best: tuple[str, float] | None = None
+    for other, before in window.rest_mm.items():
+        after = window.settled_mm.get(other)
+        if after is None or math.dist(before, after) < NUDGED_MM:
+            continue
+        offset = np.asarray(before, float) - end
+        along = float(offset @ direction)
+        across = abs(float(offset[0] * direction[1] - offset[1] * direction[0]))
+        gap = along - layout.coin_mm
+        if along > 0.0 and across < layout.coin_mm and gap <= UNSEEN_STRIKE_MM and \
+                (best is None or gap < best[1]):
+            best = (other, max(gap, 0.0))
+    return best
 
 
 def _passing(window: FlickWindow, layout: Layout, coin: str) -> dict | None:

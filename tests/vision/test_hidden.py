@@ -110,11 +110,15 @@ def test_the_pipeline_notes_where_hands_went_and_a_coin_back_far_from_them_slid(
     assert not pipe._hand_came((-4.65, 159.94), 1.8)
     pipe.placed = [Placed("moons", 1.8667, 1.9333, 2.5333, (-0.17, -210.3), (-4.65, 159.94),
                           hand_came=pipe._hand_came((-4.65, 159.94), 1.8667))]
+    # Crowns, straight ahead, rested at (0.06, 209.79) before and is 1.2 mm off now.
+    pipe.tracks["crowns"] = [(1.0, 0.06, 209.79)]
+    pipe.tracker.tracks["crowns"].filter.x[:2] = (1.27, 209.74)
     got = [e for e in pipe._close(3.0) if e.type != "settled"]
-    assert [e.type for e in got] == ["flick", "cross", "cross", "cross", "cross"]
-    assert [e.line for e in got[1:]] == ["door-1", "gate-1", "gate-3", "door-3"]
+    assert [e.type for e in got] == ["flick", "cross", "cross", "cross", "cross", "contact"]
+    assert [e.line for e in got[1:5]] == ["door-1", "gate-1", "gate-3", "door-3"]
     assert all(e.evidence["hidden_from"] == 1.8667 and e.evidence["hidden_until"] == 2.5333
-               and e.confidence <= 0.5 for e in got)
+               and e.confidence <= 0.5 for e in got[:5])
+    assert (got[5].a, got[5].b, got[5].uncertain) == ("moons", "crowns", True)
 
 
 def test_a_coin_back_on_top_of_a_tower_was_put_there() -> None:

@@ -163,6 +163,27 @@ def test_a_coin_moved_unseen_to_rest_just_short_of_a_tower_ahead_is_too_close_to
             assert (hit.coin, hit.piece, hit.uncertain) == ("moons", "tower-1", True)
 
 
+def test_a_coin_slid_unseen_to_rest_short_of_a_coin_that_moved_may_have_struck_it() -> None:
+    """Strike at look 107: near-black Moons, no frame seeing it slide, rests 31 mm short of
+    Crowns straight ahead, and Crowns moved 1.2 mm meanwhile (Moons struck it and came
+    back): the strike is asked of the players (uncertain).  Had Crowns not moved, or stood
+    aside of the line, nothing is asked."""
+    decel = 0.3 * 9806.65
+    end = (-4.65, 159.94)
+    slide = Slide(2.0, (-0.17, -210.3), (-12.0, 1475.9), decel, math.inf)
+    moons = Motion("moons", [slide], slide.p0, end, unseen=True)
+    for crowns, now, asked in (((0.06, 209.79), (1.27, 209.74), True),
+                               ((0.06, 209.79), (0.26, 209.75), False),  # 0.2 mm: noise
+                               ((30.0, 209.79), (31.2, 209.74), False)):  # aside of the line
+        window = FlickWindow({"moons": moons}, {"crowns": crowns}, 1 / 30,
+                             settled_mm={"crowns": now})
+        contacts = of_type(reconstruct(window, LAYOUT), "contact")
+        assert bool(contacts) is asked
+        if asked:
+            (contact,) = contacts
+            assert (contact.a, contact.b, contact.uncertain) == ("moons", "crowns", True)
+
+
 def test_a_crawling_re_contact_just_after_a_strike_is_that_strike_held() -> None:
     """The demo game's strike (24.15 s): the striker follows the struck coin to rest 1.2 mm
     from it, and its fitted path touches it again 48 ms later at 22 mm/s, within the paths'
