@@ -210,9 +210,8 @@ class Pipeline:
         """Where hands have been, and when (a coin back where none came slid there), in the
         detector's ROI pixels..."""
         self._roi_px = lambda mm: detector.mapping.to_pixels(mm) - detector.roi[:2]
-        """...to which table mm map so."""
-        self._hand_came_px = HAND_CAME_MM * detector.px_per_mm
-        self._finger_px = FINGER_MM * detector.px_per_mm
+        """...to which table mm map so, at this scale:"""
+        self._px_per_mm = detector.px_per_mm
         self.on_window: Callable[[FlickWindow], None] | None = None
         """Called with each flick's window as it is reconstructed (the benchmark compares
         its fitted paths with the truth)."""
@@ -368,10 +367,12 @@ class Pipeline:
             self.detector.learn_piece(name, reach, coins)
         return out
 
-    def _hand_came(self, point_mm: tuple[float, float], since: float) -> bool:
-        """Has a hand come within HAND_CAME_MM of a table point since `since`?"""
+    def _hand_came(self, point_mm: tuple[float, float], since: float,
+                   reach_mm: float = HAND_CAME_MM) -> bool:
+        """Has a hand come within `reach_mm` of a table point since `since`?"""
         px = self._roi_px(np.asarray([point_mm], float))[0]
-        return self.hands_seen.came((float(px[0]), float(px[1])), self._hand_came_px, since)
+        return self.hands_seen.came((float(px[0]), float(px[1])),
+                                    reach_mm * self._px_per_mm, since)
 
     def _unprompted(self, window: FlickWindow) -> FlickWindow:
         """A window whose one moving coin began to move with no hand within a finger's
@@ -383,9 +384,8 @@ class Pipeline:
         if len(window.motions) != 1:
             return window
         ((coin, motion),) = window.motions.items()
-        if motion.unseen or motion.end_mm is None or self.hands_seen.came(
-                tuple(self._roi_px(np.asarray([motion.start_mm], float))[0]),
-                self._finger_px, motion.t_start - UNPROMPTED_S):
+        if motion.unseen or motion.end_mm is None or self._hand_came(
+                motion.start_mm, motion.t_start - UNPROMPTED_S, FINGER_MM):
             return window
         return _rested(window, {coin: motion})
 

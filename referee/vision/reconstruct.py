@@ -325,14 +325,13 @@ def _unseen_hits(window: FlickWindow, layout: Layout, touches: list[dict]) -> li
         end = np.asarray(motion.end_mm, float)
         direction = np.asarray(slide.v0, float) / max(slide.speed0, 1e-9)
         t = slide.t_stop
-        ahead = _piece_ahead(layout, end, direction, UNSEEN_HIT_MM)
-        struck = None if ahead is not None or any(
-            coin in (f["a"], f["b"]) for f in touches) else \
-            _nudged_ahead(window, layout, end, direction)
-        if ahead is None and struck is None:
+        if (ahead := _piece_ahead(layout, end, direction, UNSEEN_HIT_MM)) is not None:
+            piece, other, gap_mm = ahead[0], None, ahead[1]
+        elif not any(coin in (f["a"], f["b"]) for f in touches) and \
+                (struck := _nudged_ahead(window, layout, end, direction)) is not None:
+            piece, other, gap_mm = None, struck[0], struck[1]
+        else:
             continue
-        piece, other = (ahead[0], None) if ahead is not None else (None, struck[0])
-        gap_mm = (ahead or struck)[1]
         found.append({"t": t, "a": coin, "b": other, "piece": piece, "moving": [coin],
                       "speed": math.sqrt(2.0 * slide.decel * gap_mm),
                       "frames": _frames(t, window.frame_dt), "gap": round(gap_mm, 2),
