@@ -110,7 +110,8 @@ def one_event_less(figures: dict[str, float], name: str) -> float | None:
 def update(figures: dict[str, float], section: str, groups: list[str],
            path: Path = FLOORS, event_slack: bool = False, lower_because: str | None = None
            ) -> tuple[dict[str, tuple[float | None, float]], list[str]]:
-    """Set floors from `figures`; never lower one unless `lower_because` says why.
+    """Set floors from `figures`; never lower one unless `lower_because` says why, and then
+    only those the figures fall below (a floor met within its tolerance stays).
     Returns (changed, refused).
 
     With `event_slack`, event figures are floored one event below what was measured."""
@@ -123,10 +124,12 @@ def update(figures: dict[str, float], section: str, groups: list[str],
         if slack is not None:
             new = round(min(new, slack), 4)
         old = floors.get(name, {}).get("floor")
-        if old is not None and (new < old if higher else new > old) and not lower_because:
-            if value < old if higher else value > old:
+        if old is not None and (new < old if higher else new > old):
+            fails = value < old if higher else value > old
+            if fails and not lower_because:
                 refused.append(f"{name}: measured {value:g} would lower its floor {old:g}")
-            continue  # (within its tolerance of a floor it still meets: the floor stays)
+            if not (fails and lower_because):
+                continue  # (within its tolerance of a floor it still meets: the floor stays)
         if old != new:
             floors[name] = {"floor": new, "higher_is_better": higher}
             if slack is not None:

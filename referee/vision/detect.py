@@ -1615,11 +1615,40 @@ class _Patches:
                 touching = not beside and bool((to_hand < det._touch_px).any())
                 part, area = self._without_skin(cells, part, area)
             filled = _holes_filled(part)
-            weights = _centre_weights(filled, self.diff[cells], det.config.threshold, filled)
             colour = _mean_look(self.crop[cells], filled, self.gain)
+            filled, weights, gx, gy = self._edge_weights(filled, gx, gy, area)
             for cx, cy, streak, direction in det._measure(filled, weights, area):
                 out.append((area, cx + gx, cy + gy, streak, direction, colour, touching))
         return out
+
+    def _edge_weights(self, filled: np.ndarray, gx: int, gy: int, area: int
+                      ) -> tuple[np.ndarray, np.ndarray, int, int]:
+        """A coin's filled blob (box at gx, gy of the window) padded by a pixel about it,
+        its centroid weights and the padded box's origin.
+
+        A pixel on the coin's edge is part coin, part cloth: its change over the coin's own
+        against the cloth (`_centre_weights`) is the share of it the coin covers.  Beyond
+        the blob's edge the pixels under the threshold still hold a part of it, most on the
+        side where the coin is least unlike the cloth (its side wall, a rim into its
+        shadow); those taken by another blob or a hand are not this coin's.  A blob of two
+        coins or more (`_split`) has no one coin's contrast: its edge is weighted by the
+        change over twice the threshold, inside it only (a streak run into a resting coin
+        has a fainter middle than the coin, and its centre was drawn 0.5 mm toward it)."""
+        H, W = self.diff.shape
+        bh, bw = filled.shape
+        y0, x0 = max(0, gy - 1), max(0, gx - 1)
+        y1, x1 = min(H, gy + bh + 1), min(W, gx + bw + 1)
+        padded = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        padded[gy - y0:gy - y0 + bh, gx - x0:gx - x0 + bw] = filled
+        cells = (slice(y0, y1), slice(x0, x1))
+        change, threshold = self.diff[cells], self.det.config.threshold
+        if round(area / self.det.coin_area_px) >= 2:
+            return padded, _centre_weights(padded, change, threshold, padded,
+                                           2.0 * threshold), x0, y0
+        rim = cv2.dilate(padded, None)
+        rim[(padded == 0) & (change > threshold)] = 0  # another blob's
+        rim[self.hands[cells] > 0] = 0
+        return padded, _centre_weights(padded, change, threshold, rim), x0, y0
 
     def _key(self, stat: np.ndarray, x0: int, y0: int) -> tuple[int, int, int, int, int]:
         """A full-resolution component (its stats row, labelled in a box at x0, y0 of the
@@ -1705,12 +1734,19 @@ def _holes_filled(blob: np.ndarray) -> np.ndarray:
 
 
 def _centre_weights(filled: np.ndarray, change: np.ndarray, threshold: int,
-                    rim: np.ndarray) -> np.ndarray:
-    """Pixel weights for a coin's centroid: 1 inside its filled blob, soft (the change over
-    twice the threshold, at most 1) on its edge and wherever else `rim` reaches, so the
-    centre is unbiased by the art and the edge counts by how much of the coin it holds."""
-    weights = np.minimum(change * np.float32(1.0 / (2.0 * threshold)), np.float32(1.0)) * rim
-    weights[cv2.erode(filled, None) > 0] = 1.0
+                    rim: np.ndarray, contrast: float | None = None) -> np.ndarray:
+    """Pixel weights for a coin's centroid: 1 inside its filled blob, soft on its edge and
+    wherever else `rim` reaches, so the centre is unbiased by the art and the edge counts by
+    how much of the coin it holds: the change over the coin's own against the cloth
+    (`contrast`; by default the median change of the ring just inside its edge, at least
+    the threshold), at most 1."""
+    inner = cv2.erode(filled, None)
+    if contrast is None:
+        ring = change[(inner > 0) & (cv2.erode(inner, None) == 0)]
+        contrast = max(float(np.median(ring)) if ring.size > 4 else 2.0 * threshold,
+                       float(threshold))
+    weights = np.minimum(change * np.float32(1.0 / contrast), np.float32(1.0)) * (rim > 0)
+    weights[inner > 0] = 1.0
     return weights + np.float32(1e-6) * filled
 
 

@@ -64,6 +64,16 @@ def test_a_floor_is_lowered_only_with_a_reason_kept_in_the_history(tmp_path) -> 
     assert data["history"][-1]["lowered_because"] == "a new clip with a harder look"
 
 
+def test_a_reason_lowers_only_the_floors_that_were_missed(tmp_path) -> None:
+    path = tmp_path / "floors.json"
+    missed, met = "720p30.identity.ours.idf1", "720p30.identity.ours.mota"
+    fl.update({missed: 0.95, met: 0.95}, "quick", ["720p30"], path)
+    changed, _ = fl.update({missed: 0.90, met: 0.949}, "quick", ["720p30"], path,
+                           lower_because="a harder look")
+    assert changed == {missed: (0.948, 0.898)}
+    assert json.loads(path.read_text())["quick"][met]["floor"] == 0.948
+
+
 def test_check_sees_a_fall_a_wide_beat_and_a_ceiling(tmp_path) -> None:
     path = tmp_path / "floors.json"
     fl.update({"g.identity.ours.idf1": 0.9, "g.position.rest_rms_mm": 2.0}, "quick", ["g"], path)
