@@ -75,6 +75,18 @@ merged into it: the fingertip's pixels (of the hands' colour) are left out of it
 WHOLE_WINDOW = 0.6
 """Blobs are found in the whole ROI when the window around what changed would cover this
 share of it (one search is then cheaper than a window and a merge)."""
+OCCLUDED_SHARE = 0.9
+"""A coin beside a hand showing less than this share of its area is measured by its outline
+against the cloth (`_Patches._occluded_centre`)."""
+OCCLUDED_EDGE_PX = 2.0
+"""Outline pixels this near a hand are the hand's edge over the coin, not the coin's."""
+OCCLUDED_OUTLINE = 0.25
+"""The share of a coin's circumference the cloth must show to fit its circle."""
+OCCLUDED_MOVED_PX = 1.0
+"""A circle this near the centroid leaves it as measured: the blob is the coin's, or near
+enough, and its weighted centroid is the finer (the fitted outline is whole pixels)."""
+OCCLUDED_FIT_PX = 0.75
+"""How far (px) the outline fitted may miss the coin's circle, and the blob stick out of it."""
 COMPACT_STREAK_WIDTH = 1.25
 """A compact blob of two coins' area narrower than this many coin diameters (4σ across, as
 `_split` measures a disc's diameter) is one coin streaked by its motion (1.08 measured), a
@@ -1618,6 +1630,9 @@ class _Patches:
             colour = _mean_look(self.crop[cells], filled, self.gain)
             filled, weights, gx, gy = self._edge_weights(filled, gx, gy, area)
             for cx, cy, streak, direction in det._measure(filled, weights, area):
+                if streak < det.coin_r_px and \
+                        area < OCCLUDED_SHARE * det.coin_area_px:
+                    cx, cy = self._occluded_centre(filled, gx, gy, cx, cy)
                 out.append((area, cx + gx, cy + gy, streak, direction, colour, touching))
         return out
 
@@ -1649,6 +1664,52 @@ class _Patches:
         rim[(padded == 0) & (change > threshold)] = 0  # another blob's
         rim[self.hands[cells] > 0] = 0
         return padded, _centre_weights(padded, change, threshold, rim), x0, y0
+
+    def _occluded_centre(self, filled: np.ndarray, gx: int, gy: int, cx: float, cy: float
+                         ) -> tuple[float, float]:
+        """The centre of a coin partly hidden (its filled blob, box at gx, gy): the circle of
+        the coin's radius through its outline where it meets the cloth.
+
+        The centroid of what shows is off the centre, away from what hides the rest (720p60:
+        up to 4.8 mm as a coin came out from under a hand, 3.2 mm as a sleeve of the cloth's
+        colour, seen only by its shadow's edge, covered a third of one).  The outline beside
+        a hand or a shadow is theirs, and so is any stretch of it inside the circle (a
+        sleeve's edge where no shadow shows): the circle is fitted to the rest, dropping
+        such stretches, and kept when the whole blob lies within it and the outline left
+        fits it within OCCLUDED_FIT_PX; else the centre stays as measured (cx, cy)."""
+        det = self.det
+        contours, _ = cv2.findContours(filled, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        if not contours:
+            return cx, cy
+        outline = max(contours, key=len).reshape(-1, 2).astype(float)
+        H, W = self.hands.shape
+        m = int(np.ceil(OCCLUDED_EDGE_PX)) + 1
+        y0, x0 = max(0, gy - m), max(0, gx - m)
+        y1, x1 = min(H, gy + filled.shape[0] + m), min(W, gx + filled.shape[1] + m)
+        hiding = self.hands[y0:y1, x0:x1] | (self.shadow[y0:y1, x0:x1].view(np.uint8) * 255)
+        if not hiding.any():
+            return cx, cy
+        apart = cv2.distanceTransform(cv2.compare(hiding, 0, cv2.CMP_EQ), cv2.DIST_L2, 3)
+        ix, iy = outline.astype(int).T
+        p = outline[apart[iy + gy - y0, ix + gx - x0] > OCCLUDED_EDGE_PX]
+        radius = np.sqrt(det.coin_area_px / np.pi) - 0.5  # outline pixels lie inside the edge
+        if len(p) < OCCLUDED_OUTLINE * 2.0 * np.pi * radius:
+            return cx, cy
+        # The circle through most of the outline (a grid of centres a quarter pixel apart,
+        # out to a radius from the centroid), then fitted to the outline on it.
+        steps = np.arange(-radius, radius + 0.125, 0.25)
+        centres = np.stack(np.meshgrid(cx + steps, cy + steps), axis=-1).reshape(-1, 2)
+        miss = np.abs(np.hypot(p[None, :, 0] - centres[:, None, 0],
+                               p[None, :, 1] - centres[:, None, 1]) - radius)
+        best = int(np.argmax((miss < OCCLUDED_FIT_PX).sum(axis=1)))
+        on = miss[best] < OCCLUDED_FIT_PX
+        if on.sum() < OCCLUDED_OUTLINE * 2.0 * np.pi * radius:
+            return cx, cy
+        c = _circle_through(p[on], centres[best], radius)
+        if (np.hypot(*(outline - c).T) - radius).max() > 2.0 * OCCLUDED_FIT_PX or \
+                np.hypot(c[0] - cx, c[1] - cy) < OCCLUDED_MOVED_PX:
+            return cx, cy  # no one coin's outline, or hardly hidden
+        return float(c[0]), float(c[1])
 
     def _key(self, stat: np.ndarray, x0: int, y0: int) -> tuple[int, int, int, int, int]:
         """A full-resolution component (its stats row, labelled in a box at x0, y0 of the
@@ -1723,6 +1784,20 @@ class _HandReach:
                 cv2.compare(_max_pool(self._hands), 0, cv2.CMP_EQ), cv2.DIST_L2, 3)
         h, w = part.shape
         return float(self._to_hand[y:y + h, x:x + w][part].min()) * HALF < reach_px
+
+
+def _circle_through(points: np.ndarray, start: np.ndarray, radius: float) -> np.ndarray:
+    """The centre of the circle of `radius` nearest (least squares) to the points: a few
+    Gauss-Newton steps on |p - c| - radius from `start`."""
+    c = np.asarray(start, float).copy()
+    for _ in range(10):
+        d = points - c
+        r = np.maximum(np.hypot(*d.T), 1e-9)
+        step, *_ = np.linalg.lstsq(-d / r[:, None], radius - r, rcond=None)
+        c += step
+        if np.hypot(*step) < 1e-3:
+            break
+    return c
 
 
 def _holes_filled(blob: np.ndarray) -> np.ndarray:
