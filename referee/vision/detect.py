@@ -75,6 +75,11 @@ merged into it: the fingertip's pixels (of the hands' colour) are left out of it
 WHOLE_WINDOW = 0.6
 """Blobs are found in the whole ROI when the window around what changed would cover this
 share of it (one search is then cheaper than a window and a merge)."""
+STREAK_ELONGATION = 1.3
+"""A blob this much longer than wide is a streak (its length beyond a coin's, a speed cue)."""
+COIN_ON_TILE_AREAS = (0.8, 1.25)
+"""A blob beyond the larger of these coins' areas that reaches deep into a flat tile is one
+coin beside the tile when what is left off it is within them (`_Patches._off_tile`)."""
 OCCLUDED_SHARE = 0.9
 """A coin beside a hand showing less than this share of its area is measured by its outline
 against the cloth (`_Patches._occluded_centre`)."""
@@ -1322,7 +1327,8 @@ class CoinDetector:
         major = 4.0 * np.sqrt(max(evals[1], 1e-6))  # full length of a uniform bar ≈ √12σ
         minor = 4.0 * np.sqrt(max(evals[0], 1e-6))
         elongation = major / max(minor, 1e-6)
-        streak = max(0.0, major - 2.0 * self.coin_r_px) if elongation > 1.3 else 0.0
+        streak = max(0.0, major - 2.0 * self.coin_r_px) if elongation > STREAK_ELONGATION \
+            else 0.0
         return [(mw["m10"] / mw["m00"], mw["m01"] / mw["m00"], streak,
                  (float(evecs[0, 1]), float(evecs[1, 1])))]
 
@@ -1367,7 +1373,8 @@ class CoinDetector:
             return out
         cx = float(np.average(xs, weights=w + 1e-6))
         cy = float(np.average(ys, weights=w + 1e-6))
-        streak = max(0.0, major - 2.0 * self.coin_r_px) if elongation > 1.3 else 0.0
+        streak = max(0.0, major - 2.0 * self.coin_r_px) if elongation > STREAK_ELONGATION \
+            else 0.0
         direction = (float(evecs[0, 1]), float(evecs[1, 1]))
         return [(cx, cy, streak, direction)]
 
@@ -1626,6 +1633,8 @@ class _Patches:
                     continue
                 touching = not beside and bool((to_hand < det._touch_px).any())
                 part, area = self._without_skin(cells, part, area)
+            if area > COIN_ON_TILE_AREAS[1] * det.coin_area_px:
+                part, area = self._off_tile(cells, part, area)
             filled = _holes_filled(part)
             colour = _mean_look(self.crop[cells], filled, self.gain)
             filled, weights, gx, gy = self._edge_weights(filled, gx, gy, area)
@@ -1635,6 +1644,36 @@ class _Patches:
                     cx, cy = self._occluded_centre(filled, gx, gy, cx, cy)
                 out.append((area, cx + gx, cy + gy, streak, direction, colour, touching))
         return out
+
+    def _off_tile(self, cells: tuple[slice, slice], part: np.ndarray, area: int
+                  ) -> tuple[np.ndarray, int]:
+        """A blob that reaches deep into a flat tile, without the tile: the one coin beside
+        it, when what is left is one compact coin; else the blob as it was.
+
+        No coin lies on a flat tile; a tile's paper that a hand's shadow dimmed unevenly
+        changes, and the closing bridged a 3-pixel gap to Moons beside it (capture at look
+        199: read as a 27 mm streak 5 mm off, then a flick and a hit).  A blob of an arm
+        over tiles is left whole: its pieces off the tiles are no coin."""
+        det = self.det
+        ox, oy = self.origin
+        rows, cols = cells
+        tiles = det._on_tiles[rows.start + oy:rows.stop + oy, cols.start + ox:cols.stop + ox]
+        if not tiles[part].any():
+            return part, area
+        size = round(det.coin_r_px) | 1  # a disc half a coin wide: the bridge goes, a coin stays
+        rest = cv2.morphologyEx((part & (tiles == 0)).view(np.uint8), cv2.MORPH_OPEN,
+                                cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=8)
+        if count < 2:
+            return part, area
+        k = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+        left = int(stats[k, cv2.CC_STAT_AREA])
+        lo, hi = COIN_ON_TILE_AREAS
+        coin = labels == k
+        if not lo * det.coin_area_px <= left <= hi * det.coin_area_px or \
+                _elongation(coin) > STREAK_ELONGATION:
+            return part, area
+        return coin, left
 
     def _edge_weights(self, filled: np.ndarray, gx: int, gy: int, area: int
                       ) -> tuple[np.ndarray, np.ndarray, int, int]:

@@ -229,6 +229,24 @@ def test_a_coin_a_sleeve_hides_in_part_is_where_its_outline_against_the_cloth_sa
     assert nearest(found.center_mm, coin) < 0.5
 
 
+def test_a_coin_beside_a_flat_tile_is_measured_without_the_tile_s_changed_paper(
+        detector: CoinDetector) -> None:
+    """A coin a millimetre from door 4's tile, whose paper changed from 3.5 mm inside its
+    edge on (a hand's shadow dimming it unevenly): the closing bridges the gap, and the
+    blob read as a streak 5 mm off (capture at look 199, then a flick and a hit invented).
+    No coin lies on a flat tile: the coin is measured alone, within 0.6 mm (the bridge's
+    root leaves a small bulge on it)."""
+    spots = start_spots(LAYOUT)
+    coin = (127.0 - LAYOUT.coin_mm / 2 - 1.0, -50.8)
+    image = frame({p: LIGHT_COIN for p in spots.values()} | {coin: LIGHT_COIN}, 4)
+    (x0, y0), (x1, y1) = np.round(mapping().to_pixels(
+        np.array([[130.5, -58.0], [144.0, -44.0]]))).astype(int)
+    image[y0:y1, x0:x1] = np.clip(image[y0:y1, x0:x1].astype(int) + 45, 0, 255)
+    found, _ = detector.detect(image)
+    assert nearest(found.center_mm, coin) < 0.6
+    assert found.streak_mm[np.argmin(np.hypot(*(found.center_mm - coin).T))] == 0.0
+
+
 def test_a_hand_does_not_grow_through_its_faint_penumbra_onto_a_coin_beside_it(
         detector: CoinDetector) -> None:
     """An arm 30 mm from a resting coin, its soft shadow's faint edge reaching both (gate-run
