@@ -671,20 +671,24 @@ def stop_seconds(distance_mm: float, decel: float) -> float:
 def flicked_unseen(moved: Placed, layout: Layout, decel: float) -> bool:
     """Was a coin seen again away from where a hand hid it flicked there (not carried)?
 
-    Yes when it is back in view as soon as the hand left its place, or where no hand came
-    while it was hidden (a hand puts down what it carries: strike at look 107, a near-black
-    coin on near-black cloth unseen all along its slide through four gates, back in view
-    0.6 s after the hand left, was read as lifted and put down), and either the slide
-    (at μg) fits in the time it was hidden or that time is too short for any hand to lift,
-    carry and put down a coin (a slide cut short by an impact takes less time than a free
-    one); never when it is back on top of a tower, where no flick puts a coin, nor when it
-    was hidden on one, which a coin leaves in a hand (the demo game's Moons released from
-    tower 1 at 48 s, put down 58 mm away).
+    Yes where no hand came while it was hidden (a hand puts down what it carries: strike at
+    look 107, a near-black coin on near-black cloth unseen all along its slide through four
+    gates, back in view 0.6 s after the hand left, was read as lifted and put down; at look
+    203, a cream coin on beige cloth back 0.47 s after the flick, sooner than a free slide
+    there takes, for Crowns stopped it, was too).  Yes too when it is back in view as soon
+    as the hand left its place and either the slide (at μg) fits in the time it was hidden
+    or that time is too short for any hand to lift, carry and put down a coin (a slide cut
+    short by an impact takes less time than a free one).  Never when it is back on top of
+    a tower, where no flick puts a coin, nor when it was hidden on one, which a coin leaves
+    in a hand (the demo game's Moons released from tower 1 at 48 s, put down 58 mm away).
     """
+    if layout.stack_at(moved.to_mm) is not None or layout.stack_at(moved.from_mm) is not None:
+        return False
+    if not moved.hand_came:
+        return True
     slide_s = stop_seconds(math.dist(moved.from_mm, moved.to_mm), decel)
     hidden_s = moved.t_back - moved.t_hid
-    return (layout.stack_at(moved.to_mm) is None and layout.stack_at(moved.from_mm) is None
-            and (moved.t_back - moved.t_freed < FREED_FLICK_S or not moved.hand_came)
+    return (moved.t_back - moved.t_freed < FREED_FLICK_S
             and (slide_s <= hidden_s or hidden_s < QUICKEST_CARRY_S))
 
 
