@@ -546,8 +546,14 @@ class Tracker:
                     cost[i, k] = 10.0 * look_cost + 1.0
                 elif vague:
                     # Flicked from under the fingers, or moved by hand anywhere: nearer is
-                    # likelier, and the look (blurred while it slides) breaks the ties.
-                    cost[i, k] = d / 20.0 + 10.0 * look_cost + 1.0
+                    # likelier, and the look (blurred while it slides) breaks the ties.  A
+                    # coin put down whole, with its own look, is as likely anywhere beyond
+                    # where a hand carries it (off-table at look 203: Arms put back on the
+                    # table's edge 423 mm from where it was lost cost more than leaving it
+                    # unpaired; a streak far off is no such coin: gate-run at look 172).
+                    put_down = not streaked[j] and _itself(track, detections, j, look_cost)
+                    cost[i, k] = (min(d, CARRIED_MM) if put_down else d) / 20.0 \
+                        + 10.0 * look_cost + 1.0
                 else:
                     cost[i, k] = d / 10.0 + (5.0 if streaked[j]
                                              else SHARP_LOOK_WEIGHT) * look_cost

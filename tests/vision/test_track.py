@@ -197,6 +197,26 @@ def test_a_coin_put_down_is_taken_at_once_only_whole_and_with_its_own_look() -> 
         assert tracker.update(30 * dt, blob, covered=lambda p: False) == taken
 
 
+def test_a_coin_put_down_far_from_where_it_was_lost_is_taken_however_far() -> None:
+    """Off-table at look 203: Arms, flicked off the table unseen (cream on beige), is put
+    back on the table's edge 2.2 s later, 423 mm from where it was lost.  Seen whole with
+    its own look, twice, it is Arms: beyond where a hand carries a coin, every place is as
+    likely (priced by distance, the pair cost more than leaving Arms unpaired, for ever).
+    A streak that far is no coin put down."""
+    look = np.array([0.6, 0.62, 0.66])
+    dt = 1 / 30
+    for blob, taken in ((_blob((210.0, -423.4), look - 0.05, 1.0), {"arms": 0}),
+                        (_blob((210.0, -423.4), look - 0.05, 1.0, 30.0, (0.0, 1.0)), {})):
+        tracker = Tracker({"arms": (210.6, -0.3)}, 0.0, MotionModel(), looks={"arms": look})
+        for k in range(1, 4):
+            tracker.update(k * dt, _blob((210.6, -0.3), look, 1.0))
+        for k in range(4, 70):  # under the hand, flicked off unseen, picked up, carried
+            hand_over = k < 10
+            tracker.update(k * dt, Detections.empty(), covered=lambda p, h=hand_over: h)
+        tracker.update(70 * dt, blob)
+        assert tracker.update(71 * dt, blob) == taken
+
+
 def test_two_coins_that_meet_are_told_apart_by_their_looks() -> None:
     """Capture at look 152: guard 2 (a pale coin) strikes Moons (a dark one) at 630 mm/s and
     stops dead; Moons, its blob lost in the striker's for the frame of the contact, is seen
