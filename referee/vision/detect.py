@@ -81,10 +81,10 @@ COIN_ON_TILE_AREAS = (0.8, 1.25)
 """A blob beyond the larger of these coins' areas that reaches deep into a flat tile is one
 coin beside the tile when what is left off it is within them (`_Patches._off_tile`)."""
 OCCLUDED_SHARE = 0.9
-"""A coin beside a hand showing less than this share of its area is measured by its outline
-against the cloth (`_Patches._occluded_centre`)."""
+"""A coin showing less than this share of its area, a hand or a shadow beside it, is placed
+by its outline against the cloth (`_Patches._occluded_centre`)."""
 OCCLUDED_EDGE_PX = 2.0
-"""Outline pixels this near a hand are the hand's edge over the coin, not the coin's."""
+"""Outline pixels this near a hand or a shadow are its edge over the coin, not the coin's."""
 OCCLUDED_OUTLINE = 0.25
 """The share of a coin's circumference the cloth must show to fit its circle."""
 OCCLUDED_MOVED_PX = 1.0
@@ -1712,10 +1712,11 @@ class _Patches:
         The centroid of what shows is off the centre, away from what hides the rest (720p60:
         up to 4.8 mm as a coin came out from under a hand, 3.2 mm as a sleeve of the cloth's
         colour, seen only by its shadow's edge, covered a third of one).  The outline beside
-        a hand or a shadow is theirs, and so is any stretch of it inside the circle (a
-        sleeve's edge where no shadow shows): the circle is fitted to the rest, dropping
-        such stretches, and kept when the whole blob lies within it and the outline left
-        fits it within OCCLUDED_FIT_PX; else the centre stays as measured (cx, cy)."""
+        a hand or a shadow is theirs, and so may be a stretch of the rest (a sleeve's edge
+        where no shadow shows): the circle is the one through most of the outline left (a
+        grid of centres a quarter pixel apart, then least squares on the points within
+        OCCLUDED_FIT_PX of it).  It is kept when the whole blob lies within it and it moves
+        the centre OCCLUDED_MOVED_PX or more; else the centre stays as measured (cx, cy)."""
         det = self.det
         contours, _ = cv2.findContours(filled, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         if not contours:
@@ -1734,8 +1735,6 @@ class _Patches:
         radius = np.sqrt(det.coin_area_px / np.pi) - 0.5  # outline pixels lie inside the edge
         if len(p) < OCCLUDED_OUTLINE * 2.0 * np.pi * radius:
             return cx, cy
-        # The circle through most of the outline (a grid of centres a quarter pixel apart,
-        # out to a radius from the centroid), then fitted to the outline on it.
         steps = np.arange(-radius, radius + 0.125, 0.25)
         centres = np.stack(np.meshgrid(cx + steps, cy + steps), axis=-1).reshape(-1, 2)
         miss = np.abs(np.hypot(p[None, :, 0] - centres[:, None, 0],
