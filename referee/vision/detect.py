@@ -1491,15 +1491,10 @@ class _Patches:
         n_skin = int(skin.sum())
         if n_skin < 0.1 * det.coin_area_px or area - n_skin < 0.8 * det.coin_area_px:
             return part, area
-        rest = cv2.morphologyEx((part & ~skin).view(np.uint8), cv2.MORPH_OPEN, det._open)
-        count, labels, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=8)
-        if count < 2:
-            return part, area
-        k = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-        coin_area = int(stats[k, cv2.CC_STAT_AREA])
+        coin, coin_area = _largest_left(part & ~skin, det._open)
         if not 0.8 * det.coin_area_px <= coin_area <= 1.15 * det.coin_area_px:
             return part, area  # no one resting coin is left: a coin blurred with the finger
-        return labels == k, coin_area
+        return coin, coin_area
 
     def _run(self, boxes: list[tuple[int, int, int, int]]):
         """Labels and stats of the boxes' foreground laid side by side, and each box's
@@ -1661,19 +1656,20 @@ class _Patches:
         if not tiles[part].any():
             return part, area
         size = round(det.coin_r_px) | 1  # a disc half a coin wide: the bridge goes, a coin stays
-        rest = cv2.morphologyEx((part & (tiles == 0)).view(np.uint8), cv2.MORPH_OPEN,
-                                cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
-        count, labels, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=8)
-        if count < 2:
-            return part, area
-        k = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-        left = int(stats[k, cv2.CC_STAT_AREA])
+        coin, left = _largest_left(part & (tiles == 0), cv2.getStructuringElement(
+            cv2.MORPH_ELLIPSE, (size, size)))
         lo, hi = COIN_ON_TILE_AREAS
-        coin = labels == k
         if not lo * det.coin_area_px <= left <= hi * det.coin_area_px or \
                 _elongation(coin) > STREAK_ELONGATION:
             return part, area
         return coin, left
+
+    def _around(self, blob: np.ndarray, gx: int, gy: int, margin: int
+                ) -> tuple[slice, slice]:
+        """A blob's box (at gx, gy of the window) grown by `margin` pixels, within the window."""
+        H, W = self.diff.shape
+        return (slice(max(0, gy - margin), min(H, gy + blob.shape[0] + margin)),
+                slice(max(0, gx - margin), min(W, gx + blob.shape[1] + margin)))
 
     def _edge_weights(self, filled: np.ndarray, gx: int, gy: int, area: int
                       ) -> tuple[np.ndarray, np.ndarray, int, int]:
@@ -1688,13 +1684,11 @@ class _Patches:
         coins or more (`_split`) has no one coin's contrast: its edge is weighted by the
         change over twice the threshold, inside it only (a streak run into a resting coin
         has a fainter middle than the coin, and its centre was drawn 0.5 mm toward it)."""
-        H, W = self.diff.shape
+        cells = self._around(filled, gx, gy, 1)
+        y0, x0 = cells[0].start, cells[1].start
         bh, bw = filled.shape
-        y0, x0 = max(0, gy - 1), max(0, gx - 1)
-        y1, x1 = min(H, gy + bh + 1), min(W, gx + bw + 1)
-        padded = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        padded = np.zeros((cells[0].stop - y0, cells[1].stop - x0), np.uint8)
         padded[gy - y0:gy - y0 + bh, gx - x0:gx - x0 + bw] = filled
-        cells = (slice(y0, y1), slice(x0, x1))
         change, threshold = self.diff[cells], self.det.config.threshold
         if round(area / self.det.coin_area_px) >= 2:
             return padded, _centre_weights(padded, change, threshold, padded,
@@ -1722,11 +1716,9 @@ class _Patches:
         if not contours:
             return cx, cy
         outline = max(contours, key=len).reshape(-1, 2).astype(float)
-        H, W = self.hands.shape
-        m = int(np.ceil(OCCLUDED_EDGE_PX)) + 1
-        y0, x0 = max(0, gy - m), max(0, gx - m)
-        y1, x1 = min(H, gy + filled.shape[0] + m), min(W, gx + filled.shape[1] + m)
-        hiding = self.hands[y0:y1, x0:x1] | (self.shadow[y0:y1, x0:x1].view(np.uint8) * 255)
+        cells = self._around(filled, gx, gy, int(np.ceil(OCCLUDED_EDGE_PX)) + 1)
+        y0, x0 = cells[0].start, cells[1].start
+        hiding = self.hands[cells] | (self.shadow[cells].view(np.uint8) * 255)
         if not hiding.any():
             return cx, cy
         apart = cv2.distanceTransform(cv2.compare(hiding, 0, cv2.CMP_EQ), cv2.DIST_L2, 3)
@@ -1822,6 +1814,17 @@ class _HandReach:
                 cv2.compare(_max_pool(self._hands), 0, cv2.CMP_EQ), cv2.DIST_L2, 3)
         h, w = part.shape
         return float(self._to_hand[y:y + h, x:x + w][part].min()) * HALF < reach_px
+
+
+def _largest_left(part: np.ndarray, opening: np.ndarray) -> tuple[np.ndarray, int]:
+    """The largest piece of a blob (bool) once opened by `opening`, and its area (0 when
+    nothing is left): a coin cut from what was joined to it."""
+    rest = cv2.morphologyEx(part.view(np.uint8), cv2.MORPH_OPEN, opening)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=8)
+    if count < 2:
+        return part, 0
+    k = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    return labels == k, int(stats[k, cv2.CC_STAT_AREA])
 
 
 def _circle_through(points: np.ndarray, start: np.ndarray, radius: float) -> np.ndarray:

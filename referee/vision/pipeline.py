@@ -209,8 +209,9 @@ class Pipeline:
         self.hands_seen = HandHistory(detector.table_mask.shape)
         """Where hands have been, and when (a coin back where none came slid there), in the
         detector's ROI pixels..."""
-        self._roi_px = lambda mm: detector.mapping.to_pixels(mm) - detector.roi[:2]
-        """...to which table mm map so, at this scale:"""
+        self._roi_px = detector._roi_px
+        """...to which table mm map so (the calibrated detector's, kept when a benchmark
+        puts a peer's detector in its place), at this scale:"""
         self._px_per_mm = detector.px_per_mm
         self.on_window: Callable[[FlickWindow], None] | None = None
         """Called with each flick's window as it is reconstructed (the benchmark compares
