@@ -532,13 +532,34 @@ class CameraSource(_VisionSource):
             self._writer = None
 
 
+RECORD_PRESET = "ultrafast"
+"""x264's speed preset for recordings: the encoder shares the machine with live vision."""
+RECORD_CRF = 23
+"""x264's constant rate factor for recordings (0 lossless, +6 halves the bit rate).  A replay
+of the recording finds the live run's events and paths (`python -m benchmarks.recording`):
+CRF 20 triples the size and brings the paths no closer."""
+
+
+def recording_command(exe: str, path: str, fps: float, size: tuple[int, int],
+                      preset: str = RECORD_PRESET, crf: int = RECORD_CRF) -> list[str]:
+    """The ffmpeg command a `Recorder` runs: raw BGR frames on stdin to a fragmented H.264
+    MP4 (a keyframe a second), readable while written and after a crash."""
+    return [exe, "-loglevel", "error", "-y", "-f", "rawvideo", "-pix_fmt", "bgr24",
+            "-s", f"{size[0]}x{size[1]}", "-r", f"{fps:g}", "-i", "-", "-an",
+            "-c:v", "libx264", "-preset", preset, "-crf", str(crf), "-pix_fmt", "yuv420p",
+            "-g", str(max(1, round(fps))),
+            "-movflags", "frag_keyframe+empty_moov+default_base_moof",
+            "-flush_packets", "1", path]
+
+
 class Recorder:
     """Writes a camera's frames to an MP4 that survives `kill -9` and can be read while it is
     written: H.264 in fragments of one second, by the ffmpeg of `imageio-ffmpeg` in its own
     process (which finishes the file when this one dies).  Without it, OpenCV's mp4v writer
     (readable only once closed)."""
 
-    def __init__(self, path: str, fps: float, size: tuple[int, int]) -> None:
+    def __init__(self, path: str, fps: float, size: tuple[int, int],
+                 preset: str = RECORD_PRESET, crf: int = RECORD_CRF) -> None:
         self.path, self.size = path, size
         self._proc: subprocess.Popen[bytes] | None = None
         self._cv: cv2.VideoWriter | None = None
@@ -549,13 +570,8 @@ class Recorder:
         except (ImportError, RuntimeError):
             self._cv = cv2.VideoWriter(path, cv2.VideoWriter_fourcc(*"mp4v"), fps, size)
             return
-        keyframes = str(max(1, round(fps)))
         self._proc = subprocess.Popen(
-            [exe, "-loglevel", "error", "-y", "-f", "rawvideo", "-pix_fmt", "bgr24",
-             "-s", f"{size[0]}x{size[1]}", "-r", f"{fps:g}", "-i", "-", "-an",
-             "-c:v", "libx264", "-preset", "ultrafast", "-crf", "23", "-pix_fmt", "yuv420p",
-             "-g", keyframes, "-movflags", "frag_keyframe+empty_moov+default_base_moof",
-             "-flush_packets", "1", path],
+            recording_command(exe, path, fps, size, preset, crf),
             stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
     def write(self, image: np.ndarray) -> None:
