@@ -152,6 +152,12 @@ DARK_STREAK_CHANGE = 1.5
 any cast shadow's fringe."""
 DARK_STREAK_ELONGATION = 1.3
 """...and a streak: this many times longer than wide (a round shadow is no sliding coin)."""
+DARK_STREAK_WIDTH = 0.25
+"""...and at least this share of a coin's diameter wide: a coin's streak is as wide as the
+coin, and where only its darkest middle reads as shadow a third of it (a black coin on dark
+felt, strike at look 107: 0.32); a tile's shaded side that flickered, 2.5 px wide beside Ace,
+was taken for one (0.17: tower hit at look 112, 60 fps), and the closing joined it to Ace as
+a 15 mm streak, 4.7 mm off."""
 PALE_DISC_COINS = (0.75, 2.5)
 """...or a coin at rest on a tower's top that reads as a shadow: a little darker than the
 tile it rests on, in the same hue (the demo game's white Moons on tower 2's white Ace,
@@ -844,6 +850,9 @@ class CoinDetector:
                 cx, cy = centroids[k] * HALF - (x * HALF, y * HALF)
                 cv2.circle(coin, (round(cx), round(cy)), round(self.coin_r_px), 1, -1)
                 dark &= coin > 0
+            if elongation >= DARK_STREAK_ELONGATION and \
+                    _extent(dark)[0] < DARK_STREAK_WIDTH * 2.0 * self.coin_r_px:
+                continue  # a strip along a tile's shaded side, narrower than any coin
             change = colour_distance(crop[box], _scaled(background_u8[box], gain))
             if float(change[dark].mean()) < DARK_STREAK_CHANGE * self.config.threshold:
                 continue  # the speckled fringe of a soft shadow, not a coin's solid streak
@@ -896,7 +905,7 @@ class CoinDetector:
                 continue
             if not _solid(part) or _elongation(part) < FAINT_STREAK_ELONGATION:
                 continue
-            if part.sum() / max(_length(part), 1.0) > widest:
+            if part.sum() / max(_extent(part)[1], 1.0) > widest:
                 continue
             if hand_reach.within(x, y, part, FAINT_STREAK_HAND_MM * self.px_per_mm):
                 continue
@@ -1930,11 +1939,13 @@ def _elongation(mask: np.ndarray) -> float:
     return float(np.sqrt(large / max(small, 1e-9)))
 
 
-def _length(mask: np.ndarray) -> float:
-    """A blob's length along its long axis, from its second moments (a bar's: √12·σ)."""
+def _extent(mask: np.ndarray) -> tuple[float, float]:
+    """A blob's width and length across and along its long axis, from its second moments
+    (a bar's: √12·σ)."""
     m = cv2.moments(mask.view(np.uint8), binaryImage=True)
     cov = np.array([[m["mu20"], m["mu11"]], [m["mu11"], m["mu02"]]]) / max(m["m00"], 1.0)
-    return float(np.sqrt(12.0 * np.linalg.eigvalsh(cov)[1]))
+    small, large = np.linalg.eigvalsh(cov)
+    return float(np.sqrt(12.0 * max(small, 0.0))), float(np.sqrt(12.0 * large))
 
 
 def _solid(mask: np.ndarray) -> bool:
