@@ -88,8 +88,14 @@ class Measured:
     event_dt: list[float] = field(default_factory=list)
 
     def summary(self) -> dict:
+        def rms(x: list[float]) -> float | None:
+            return round(float(np.sqrt(np.mean(np.square(x)))), 3) if x else None
+
         def p95(x: list[float]) -> float | None:
             return round(float(np.percentile(x, 95)), 3) if x else None
+
+        def most(x: list[float]) -> float | None:
+            return round(max(x), 3) if x else None
 
         return {
             "setting": self.setting,
@@ -97,16 +103,12 @@ class Measured:
             else None,
             "encode_ms_per_frame": round(1000.0 * self.encode_cpu_s / self.frames, 2)
             if self.frames else None,
-            "rest_apart_rms_mm": round(float(np.sqrt(np.mean(np.square(self.rest_apart)))), 3)
-            if self.rest_apart else None,
+            "rest_apart_rms_mm": rms(self.rest_apart),
             "moving_apart_p95_mm": p95(self.moving_apart),
-            "moving_apart_max_mm": round(max(self.moving_apart), 3) if self.moving_apart
-            else None,
+            "moving_apart_max_mm": most(self.moving_apart),
             "paths_apart_p95_mm": p95(self.paths_apart),
-            "paths_apart_max_mm": round(max(self.paths_apart), 3) if self.paths_apart
-            else None,
-            "rest_error_rms_mm": round(float(np.sqrt(np.mean(np.square(self.rest_error)))), 3)
-            if self.rest_error else None,
+            "paths_apart_max_mm": most(self.paths_apart),
+            "rest_error_rms_mm": rms(self.rest_error),
             "moving_error_p95_mm": p95(self.moving_error),
             "paths_error_p95_mm": p95(self.paths_error),
             "fast_lag_mean_mm": round(float(np.mean(self.lag)), 3) if self.lag else None,
@@ -264,7 +266,7 @@ def table(rows: list[dict]) -> str:
     lines = [head]
     for r in rows:
         e = r["events"]
-        lines.append(f"| {r['setting']} | {r['MB_per_minute'] if r['encode_ms_per_frame'] else '-'}"
+        lines.append(f"| {r['setting']} | {r['MB_per_minute'] or '-'}"
                      f" | {r['encode_ms_per_frame'] or '-'} | {r['rest_apart_rms_mm']} | "
                      f"{r['moving_apart_p95_mm']} / {r['moving_apart_max_mm']} | "
                      f"{r['paths_apart_p95_mm']} / {r['paths_apart_max_mm']} | "
@@ -291,8 +293,10 @@ def main(argv: list[str] | None = None) -> int:
         settings = tuple((p, int(c)) for p, c in (s.split(":") for s in args.settings.split(",")))
         clips = tuple(Clip(name, int(look), fps=float(fps)) for name, look, fps in
                       (c.split(":") for c in args.clips.split(",")))
-    except ValueError:
-        parser.error("--settings: preset:crf pairs; --clips: scenario:look:fps triples")
+        for clip in clips:
+            scenario(clip.scenario)
+    except (ValueError, KeyError) as exc:
+        parser.error(f"--settings: preset:crf pairs; --clips: scenario:look:fps triples ({exc})")
     cv2.setNumThreads(1)
     start = time.monotonic()
     rows = measure(clips, settings, mjpeg=not args.raw)

@@ -537,7 +537,7 @@ RECORD_PRESET = "ultrafast"
 RECORD_CRF = 23
 """x264's constant rate factor for recordings (0 lossless, +6 halves the bit rate).  A replay
 of the recording finds the live run's events and paths (`python -m benchmarks.recording`):
-CRF 20 triples the size and brings the paths no closer."""
+CRF 20 triples the size to bring the paths 0.05 mm closer."""
 
 
 def recording_command(exe: str, path: str, fps: float, size: tuple[int, int],
@@ -558,8 +558,7 @@ class Recorder:
     process (which finishes the file when this one dies).  Without it, OpenCV's mp4v writer
     (readable only once closed)."""
 
-    def __init__(self, path: str, fps: float, size: tuple[int, int],
-                 preset: str = RECORD_PRESET, crf: int = RECORD_CRF) -> None:
+    def __init__(self, path: str, fps: float, size: tuple[int, int]) -> None:
         self.path, self.size = path, size
         self._proc: subprocess.Popen[bytes] | None = None
         self._cv: cv2.VideoWriter | None = None
@@ -571,7 +570,7 @@ class Recorder:
             self._cv = cv2.VideoWriter(path, cv2.VideoWriter_fourcc(*"mp4v"), fps, size)
             return
         self._proc = subprocess.Popen(
-            recording_command(exe, path, fps, size, preset, crf),
+            recording_command(exe, path, fps, size),
             stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
     def write(self, image: np.ndarray) -> None:
