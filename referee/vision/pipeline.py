@@ -33,7 +33,7 @@ from referee.vision.kalman import MotionModel
 from referee.vision.reconstruct import FlickWindow, reconstruct
 from referee.vision.reidentify import closest_approach, exchange_after, exchanged
 from referee.vision.track import QUICKEST_CARRY_S, RESTING_MM_S, CoinTrack, Tracker
-from referee.vision.trajectory import Motion, Slide
+from referee.vision.trajectory import FINGER_DRAG_MM, FINGER_MM_S, Motion, Slide
 from referee.vision.windows import find_windows
 
 if TYPE_CHECKING:
@@ -63,6 +63,8 @@ UNPROMPTED_S = 0.5
 """A coin begins to move only with a hand within a finger's length of it this soon before (a
 finger flicks it), or struck by another coin (`Pipeline._unprompted`)."""
 
+DRAG_BEFORE_S = 0.5
+"""A fingertip drags a coin's blob right before it flicks the coin (`_without_drags`)."""
 MISSED_S = 0.1
 """A coin unseen this long, its place in view and no hand over it, is no longer placed
 there (`Pipeline.placed_mm`): a hand took it (a lift shows the place empty 2-3 frames
@@ -486,6 +488,7 @@ class Pipeline:
                    if min(m.t_start for m in w.motions.values()) > self.closed_until]
         self.closed_until = t
         self.active = False
+        windows = _without_drags(windows)
         flicked = [(c, m.t_start) for w in windows for c, m in w.motions.items()]
         hidden: dict[str, Motion] = {}
         hidden_when: dict[str, tuple[float, float]] = {}
@@ -500,7 +503,11 @@ class Pipeline:
             coin, t_hid, t_back, p = moved.coin, moved.t_hid, moved.t_back, moved.to_mm
             at, on = (round(p[0], 2), round(p[1], 2)), self.layout.stack_at(p)
             while_hidden = {"hidden_from": round(t_hid, 4), "hidden_until": round(t_back, 4)}
-            if coin in put_down:  # still in the hand putting it down: it goes where it ends
+            if coin in put_down and t_hid - out[put_down[coin]].t < self.config.dwell_s:
+                # still in the hand putting it down: it goes where it ends (seen at rest
+                # between for a dwell, it was put down, and hidden again by what came next:
+                # tower hit at look 208, Moons put down, then flicked from under the
+                # fingers 1.7 s later, was read as put down where the flick sent it)
                 first = out[put_down[coin]].evidence or while_hidden
                 out[put_down[coin]] = ev.Place(
                     round(t_back, 4), coin, at, on,
@@ -633,6 +640,25 @@ class Pipeline:
     def finish(self, t: float) -> list[ev.Event]:
         """Close a flick still open when the video ends."""
         return self._close(t + self.config.dwell_s) if self.active or self.placed else []
+
+
+def _without_drags(windows: list[FlickWindow]) -> list[FlickWindow]:
+    """The windows without a coin's motion that is a fingertip's drag of its blob (no
+    farther than FINGER_DRAG_MM, never at FINGER_MM_S) just before that coin's next motion
+    (within DRAG_BEFORE_S): the finger rested against the coin, then flicked it (tower hit
+    at look 208: Moons' blob dragged 4.9 mm, read as a flick of its own 0.3 s before the
+    one from under the fingers)."""
+    starts = sorted((m.t_start, c) for w in windows for c, m in w.motions.items())
+
+    def dragged(coin: str, motion: Motion) -> bool:
+        return motion.end_mm is not None and not motion.unseen and \
+            math.dist(motion.start_mm, motion.end_mm) <= FINGER_DRAG_MM and \
+            all(math.hypot(*slide.v0) < FINGER_MM_S for slide in motion.slides) and \
+            any(c == coin and motion.t_start < t0 <= motion.t_end + DRAG_BEFORE_S
+                for t0, c in starts)
+
+    return [w for w in (_without(w, {c for c, m in w.motions.items() if dragged(c, m)})
+                        for w in windows) if w.motions]
 
 
 def _without(window: FlickWindow, coins: set[str]) -> FlickWindow:

@@ -15,6 +15,7 @@ from referee.vision.pipeline import (
     Pipeline,
     Placed,
     _at_rest_on_towers,
+    _without_drags,
     flicked_unseen,
     hidden_slide,
     start_spots,
@@ -426,6 +427,46 @@ def test_a_coin_put_back_and_moved_again_by_the_same_hand_is_one_place() -> None
     # When it was put down is known only to lie in the time it was hidden, from the first
     # time to the last.
     assert got[0].evidence == {"hidden_from": 2.2, "hidden_until": 4.067}
+
+
+def test_a_coin_put_down_and_at_rest_then_flicked_from_under_the_fingers_is_a_place_and_a_flick(
+) -> None:
+    """Moons, carried to (100, -200) and seen at rest there for 1.7 s while the hand stayed
+    in view to aim, then flicked from under the fingers (tower hit at look 208): its second
+    hiding is no more of the first put-down, whatever one window holds them both."""
+    layout = castle_croquetnole_layout()
+    pipe = Pipeline(mapping(), layout, SIZE, 30.0)
+    pipe.tracker = Tracker(start_spots(layout), 0.0)
+    pipe.placed = [Placed("moons", 1.8, 2.1, 2.7333, (0.0, -209.6), (100.06, -200.01)),
+                   Placed("moons", 4.4667, 4.6667, 4.7667, (104.5, -201.9), (38.5, -259.5))]
+    got = [e for e in pipe._close(5.2) if e.type != "settled"]
+    assert [(e.type, e.t) for e in got[:2]] == [("lift", 1.8), ("place", 2.7333)]
+    assert got[1].at == (100.06, -200.01)
+    assert [e.type for e in got[2:3]] == ["flick"] and 4.4667 <= got[2].t <= 4.6667
+    assert not any(e.type == "place" for e in got[2:])
+
+
+def test_a_fingertip_s_drag_right_before_a_flick_is_no_flick_of_its_own() -> None:
+    """A fingertip pressed against Moons drags its blob 4.9 mm at under 300 mm/s, and 0.15 s
+    later flicks it (tower hit at look 208): the drag is the finger's, the flick is one.
+    The same drag with no motion of the coin after it, or a slide longer than a drag, stays."""
+    def moving(t0: float, p0: tuple[float, float], v0: tuple[float, float], end_mm
+               ) -> Motion:
+        slide = Slide(t0, p0, v0, 3000.0, t0 + 0.3)
+        return Motion("moons", [slide], p0, end_mm)
+
+    def window(motion: Motion) -> FlickWindow:
+        return FlickWindow({"moons": motion}, {"ace": (-44.45, -254.0)}, 1 / 30)
+
+    drag = moving(4.24, (100.0, -200.0), (170.0, -70.0), (104.5, -201.9))
+    flick = moving(4.55, (104.5, -201.9), (-600.0, -520.0), (38.5, -259.5))
+    kept = _without_drags([window(drag), window(flick)])
+    assert [w.motions["moons"].t_start for w in kept] == [4.55]
+    assert _without_drags([window(drag)]) == [window(drag)]
+    late = replace(flick, slides=[replace(flick.slides[0], t0=5.5)])
+    assert len(_without_drags([window(drag), window(late)])) == 2
+    slid = moving(4.24, (100.0, -200.0), (280.0, 0.0), (113.0, -200.0))
+    assert len(_without_drags([window(slid), window(flick)])) == 2
 
 
 def test_a_lift_and_its_place_carry_the_time_the_coin_was_hidden() -> None:
