@@ -648,12 +648,12 @@ def _without_drags(windows: list[FlickWindow]) -> list[FlickWindow]:
     (within DRAG_BEFORE_S): the finger rested against the coin, then flicked it (tower hit
     at look 208: Moons' blob dragged 4.9 mm, read as a flick of its own 0.3 s before the
     one from under the fingers)."""
-    starts = sorted((m.t_start, c) for w in windows for c, m in w.motions.items())
+    starts = [(m.t_start, c) for w in windows for c, m in w.motions.items()]
 
     def dragged(coin: str, motion: Motion) -> bool:
         return motion.end_mm is not None and not motion.unseen and \
             math.dist(motion.start_mm, motion.end_mm) <= FINGER_DRAG_MM and \
-            all(math.hypot(*slide.v0) < FINGER_MM_S for slide in motion.slides) and \
+            all(slide.speed0 < FINGER_MM_S for slide in motion.slides) and \
             any(c == coin and motion.t_start < t0 <= motion.t_end + DRAG_BEFORE_S
                 for t0, c in starts)
 
