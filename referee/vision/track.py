@@ -39,6 +39,7 @@ from referee.vision.detections import Detections, near_any
 from referee.vision.kalman import CoinFilter, MotionModel
 from referee.vision.orphans import SLIDE_POINTS, Chain, Orphans
 from referee.vision.reidentify import exchange_after
+from referee.vision.trajectory import FINGER_MM
 
 GATE_CHI2 = 18.4
 """χ² with 2 degrees of freedom at 99.99 %: a detection outside is not this coin's."""
@@ -109,6 +110,9 @@ in part (`_part_off_rest`)..."""
 PART_MARGIN_MM = 1.5
 """...and back from under a hand, as far off as such a part's centre and this much more
 (blur, and an edge not straight)."""
+LAUNCH_SIDE = 0.25
+"""A launch streak says surely which way its coin left when its centre lies this share of
+its length (beyond the coin's) on from the place (`_behind_launch`)."""
 REST_STEP_MM = 2.0
 """Two sightings this close, the last sharp: the coin was at rest (`_resting`)."""
 RESTING_MM_S = 30.0
@@ -702,11 +706,25 @@ def _behind_launch(track: CoinTrack, detections: Detections, t: float,
             return near
     # Behind the place it left, opposite the launch, lies the fingertip (fast flick at look
     # 166: a launch streak of 10 mm, then the fingertip 11 mm behind the place was taken).
+    # Which way it went is sure when the streak's centre lies well on from the place; one
+    # nearer may be the coin leaving joined to the fingertip behind it, its centre pulled
+    # toward the finger (capture at look 212: 16.6 mm, 2.3 mm toward the finger, and Suns,
+    # sharp 11 mm the other way, was "behind" and its flick lost).  Then a sharp blob behind
+    # is ruled out only when it looks like the hand, or a blob like the coin lies ahead
+    # beyond a fingertip's reach (strike at look 111: 2.3 mm the right way, a pale
+    # fingertip 17 mm behind, Moons 30 mm ahead).
     place = np.asarray(before.center_mm)
     ahead = centre - place
     if (away := float(np.hypot(*ahead))) > REST_STEP_MM:
-        along = (detections.center_mm - place) @ (ahead / away)
-        near |= ~detections.streaked & (along < -REST_STEP_MM)
+        u = ahead / away
+        offset = detections.center_mm - place
+        along = offset @ u
+        behind = ~detections.streaked & (along < -REST_STEP_MM)
+        on_line = np.abs(offset[:, 0] * u[1] - offset[:, 1] * u[0]) < 2.0 * radius
+        if away <= LAUNCH_SIDE * launch.streak_mm and not (
+                on_line & (along > FINGER_MM) & ~_hand_like(track, detections)).any():
+            behind &= _hand_like(track, detections)
+        near |= behind
     if launch.streak_mm <= 2.0 * radius:
         return near  # too short to bound how far it went on
     return near | (np.hypot(*(detections.center_mm - centre).T) < launch.streak_mm / 2.0)

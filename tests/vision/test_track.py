@@ -256,6 +256,27 @@ def test_a_coin_leaving_rest_is_its_streak_not_the_fingertip_left_behind() -> No
     assert tracker.update(7 * dt, seen((0.2, -224.1)).extended(launch)) == {"moons": 1}
 
 
+def test_a_launch_blob_joined_to_the_fingertip_says_nothing_of_which_way_the_coin_went(
+) -> None:
+    """Capture at look 212: Suns' launch frame is one blob of the coin leaving and the
+    fingertip behind it, 16.6 mm beyond a coin's length, its centre 2.3 mm behind the place
+    (toward the finger).  Read as a launch that way, Suns 11 mm on the other way, sharp, was
+    "behind" it and not taken, and its 26 mm flick was lost.  But where a blob like the coin
+    lies on the launch's line beyond a fingertip's reach, the sharp blob behind is the
+    fingertip (strike at look 111)."""
+    def launched_back(tracker: Tracker) -> None:
+        for k in range(1, 4):
+            tracker.update(k / 30, seen((-209.5, 0.0)))
+        tracker.update(4 / 30, streak((-211.8, 0.0), 16.6))
+
+    tracker = Tracker({"suns": (-209.5, 0.0)}, 0.0, MotionModel())
+    launched_back(tracker)
+    assert tracker.update(5 / 30, seen((-198.6, 0.1))) == {"suns": 0}
+    tracker = Tracker({"suns": (-209.5, 0.0)}, 0.0, MotionModel())
+    launched_back(tracker)
+    assert tracker.update(5 / 30, seen((-198.6, 0.1), (-240.0, 0.2))) == {"suns": 1}
+
+
 def test_a_coin_launched_with_a_short_streak_is_not_the_fingertip_behind_its_place() -> None:
     """Fast flick at look 166: the launch frame caught only 10 mm of Suns' streak (too short
     to bound how far it went on); a frame later the fingertip lay 11 mm behind the place
