@@ -710,8 +710,8 @@ def _behind_launch(track: CoinTrack, detections: Detections, t: float,
     # nearer may be the coin leaving joined to the fingertip behind it, its centre pulled
     # toward the finger (capture at look 212: 16.6 mm, 2.3 mm toward the finger, and Suns,
     # sharp 11 mm the other way, was "behind" and its flick lost).  Then a sharp blob behind
-    # is ruled out only when it looks like the hand, or a blob like the coin lies ahead
-    # beyond a fingertip's reach (strike at look 111: 2.3 mm the right way, a pale
+    # is ruled out only when it looks like the hand, or a blob like the coin lies on the
+    # line ahead beyond a fingertip's reach (strike at look 111: 2.3 mm the right way, a pale
     # fingertip 17 mm behind, Moons 30 mm ahead).
     place = np.asarray(before.center_mm)
     ahead = centre - place
@@ -720,10 +720,11 @@ def _behind_launch(track: CoinTrack, detections: Detections, t: float,
         offset = detections.center_mm - place
         along = offset @ u
         behind = ~detections.streaked & (along < -REST_STEP_MM)
-        on_line = np.abs(offset[:, 0] * u[1] - offset[:, 1] * u[0]) < 2.0 * radius
-        if away <= LAUNCH_SIDE * launch.streak_mm and not (
-                on_line & (along > FINGER_MM) & ~_hand_like(track, detections)).any():
-            behind &= _hand_like(track, detections)
+        if away <= LAUNCH_SIDE * launch.streak_mm:
+            hand_like = _hand_like(track, detections)
+            on_line = np.abs(offset[:, 0] * u[1] - offset[:, 1] * u[0]) < 2.0 * radius
+            if not (on_line & (along > FINGER_MM) & ~hand_like).any():
+                behind &= hand_like
         near |= behind
     if launch.streak_mm <= 2.0 * radius:
         return near  # too short to bound how far it went on
