@@ -250,7 +250,7 @@ class Pipeline:
             decel_mm_s2=self.config.decel_mm_s2, r_mm=self.config.noise_mm),
             looks=looks if len(looks) == len(start) else None, sizes=sizes,
             on_stack=lambda p: self.layout.stack_at(p) is not None,
-            table_look=self.detector.table_look)
+            table_look=self.detector.table_look, on_table=self.layout.on_table)
         return {c: (round(float(start[c][0]), 2), round(float(start[c][1]), 2))
                 for c in sorted(looks)}
 

@@ -190,8 +190,8 @@ class Tracker:
                  looks: Mapping[str, np.ndarray] | None = None,
                  sizes: Mapping[str, float] | None = None,
                  on_stack: Callable[[tuple[float, float]], bool] | None = None,
-                 table_look: Callable[[tuple[float, float]], np.ndarray | None] | None = None
-                 ) -> None:
+                 table_look: Callable[[tuple[float, float]], np.ndarray | None] | None = None,
+                 on_table: Callable[[tuple[float, float]], bool] | None = None) -> None:
         if not start_mm:
             raise ValueError("the tracker needs the game's coins and where they start")
         self.model = model or MotionModel()
@@ -205,6 +205,10 @@ class Tracker:
                                           else table_look(p))
         self.on_stack = on_stack or (lambda p: False)
         """Whether a point is on a tower's (or an endpost's) top."""
+        self.on_table = on_table or (lambda p: True)
+        """Whether a point is on the table: a hidden coin is not found beyond its edge, where
+        nothing rests (a coin over it falls) and arms reach in (capture at look 220: Moons,
+        lifted, was taken at a sleeve's piece 65 mm past the edge and read as gone off it)."""
         self.table_look = table_look
         """The empty table's colour under a coin resting at a point (`CoinDetector.table_look`):
         a coin put on a tower's top is read against its own look as it would show there."""
@@ -499,9 +503,12 @@ class Tracker:
                             MAX_SPEED_MM_S * max(t - self.t, 1e-3) + 20.0)
         streaked = detections.streaked
         on_top = np.zeros(len(detections), bool)
+        off_table = np.zeros(len(detections), bool)
         if any(self.tracks[c].vague(t) for c in free_coins):  # (only they ask)
             on_top[free_dets] = [self.on_stack(tuple(detections.center_mm[j]))
                                  for j in free_dets]
+            off_table[free_dets] = [not self.on_table(tuple(detections.center_mm[j]))
+                                    for j in free_dets]
         # The empty table's colour under each blob on a tower's top.
         tops = {j: self.table_look(tuple(detections.center_mm[j])) for j in free_dets
                 if on_top[j] and self.table_look is not None}
@@ -528,6 +535,8 @@ class Tracker:
                 if track.gone and (streaked[j] or not _itself(track, detections, j, look_cost,
                                                                on_top[j])):
                     continue  # off the table: back only put down by a hand
+                if vague and off_table[j]:
+                    continue  # nothing hidden is seen again beyond the table's edge
                 if vague and d >= STAYED_MM and not (
                         (persists[j] or streaked[j] or (
                             d <= CARRIED_MM and look_cost < OWN_LOOK

@@ -195,6 +195,22 @@ def carried_then_shown(tracker: Tracker, shown: Detections, carried_frames: int 
     return assigned
 
 
+def test_a_hidden_coin_is_not_found_beyond_the_table_s_edge() -> None:
+    """Capture at look 220: Moons, lifted by a hand, was taken at a sleeve's piece 65 mm
+    past the table's edge and read as gone off the table.  Nothing rests beyond the edge; a
+    coin put down whole on the table, with its own look, is still taken there."""
+    layout = castle_croquetnole_layout()
+    look = np.array([0.9, 0.9, 0.9])
+
+    def shown(at: tuple[float, float]) -> dict[str, int]:
+        tracker = Tracker({"moons": (-90.0, 162.0)}, 0.0, looks={"moons": look},
+                          on_table=layout.on_table)
+        return carried_then_shown(tracker, Detections(np.array([at]), look=np.array([look])))
+
+    assert shown((-497.0, 97.0)) == {}
+    assert shown((-400.0, 97.0)) == {"moons": 0}
+
+
 @pytest.mark.parametrize(("shown", "hand_look", "taken"), [
     (0.52, np.inf, True), (0.35, 0.5, False), (0.35, np.inf, True)])
 def test_a_coin_put_on_a_towers_top_is_taken_though_its_art_reads_as_a_shadow(
