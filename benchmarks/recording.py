@@ -40,7 +40,7 @@ from referee.sim.render import Renderer
 from referee.sim.scenarios import scenario
 from referee.sim.script import play
 from referee.vision.calibrated import mapping_from_camera
-from referee.vision.capture import Frame
+from referee.vision.capture import Frame, VideoFile
 from referee.vision.pipeline import Pipeline
 from referee.vision.reconstruct import FlickWindow
 from referee.vision.source import RECORD_CRF, RECORD_PRESET, recording_command
@@ -160,14 +160,11 @@ def recorded(frames: list[np.ndarray], clip: Clip, preset: str, crf: int, work: 
             raise SystemExit(f"ffmpeg failed on {path.name}")
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    cap = cv2.VideoCapture(str(path))
-    back = []
-    while True:
-        ok, image = cap.read()
-        if not ok:
-            break
-        back.append(image)
-    cap.release()
+    video = VideoFile(path)  # read back as `referee replay` reads a recording
+    try:
+        back = [frame.image for frame in video]
+    finally:
+        video.close()
     if len(back) != len(frames):
         raise SystemExit(f"{path.name}: {len(back)} frames read back of {len(frames)}")
     size = path.stat().st_size
