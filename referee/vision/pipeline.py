@@ -31,7 +31,7 @@ from referee.vision.detect import FINGER_MM, CoinDetector, DetectorConfig, Pixel
 from referee.vision.hand_history import HandHistory
 from referee.vision.kalman import MotionModel
 from referee.vision.reconstruct import FlickWindow, reconstruct
-from referee.vision.reidentify import closest_approach, exchange_after, exchanged
+from referee.vision.reidentify import exchange_after, exchange_time, exchanged
 from referee.vision.track import QUICKEST_CARRY_S, RESTING_MM_S, CoinTrack, Tracker
 from referee.vision.trajectory import FINGER_DRAG_MM, FINGER_MM_S, Motion, Slide
 from referee.vision.windows import find_windows
@@ -593,7 +593,7 @@ class Pipeline:
         looks = {c: track.look for c, track in self.tracker.tracks.items()
                  if track.look is not None}
         for a, b in exchanged(moved, self.looks_now, looks):
-            since = closest_approach(self.tracks[a], self.tracks[b], self.closed_until)
+            since = exchange_time(self.tracks[a], self.tracks[b], self.closed_until)
             self.tracks[a], self.tracks[b] = exchange_after(self.tracks[a], self.tracks[b],
                                                             since, lambda o: o[0])
             self.tracker.exchange(a, b, since)

@@ -5,12 +5,14 @@ the striker) leave as two blurred blobs whose looks say little, and the tracker 
 the other's name (fast-flick, look 108: Suns and Arms).  Once they rest, their looks are
 sharp again: a coin reads within about 0.01 of its session-start look (the mean colour,
 each channel 0-1), another suit's coin 0.05 and more from it.  When the two resting coins'
-looks fit the names the other way round far better, the names are exchanged from the time
-the two came closest (the collision), before the flick is reconstructed.
+looks fit the names the other way round far better, the names are exchanged about the time
+the two came closest (the collision), before the flick is reconstructed: in the frames
+about it, where the two paths run shortest (`exchange_time`).
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import TypeVar
@@ -27,6 +29,8 @@ two poor ones..."""
 SWAP_GAIN = 0.05
 """...and the sum must fall by this much: a knight and its own guard read 0.01-0.03 apart,
 so no reading tells them apart (the faces do: `Pipeline._twin_holds`)."""
+EXCHANGE_GAIN_MM = 1.0
+"""An exchange moved from the closest approach must shorten the two paths by this much."""
 
 
 def exchanged(moved: Sequence[str], looks_now: Mapping[str, np.ndarray],
@@ -63,6 +67,41 @@ def closest_approach(a: Sequence[tuple[float, float, float]],
     for t, x, y in a:
         if t in at_b and (gap := math.dist((x, y), at_b[t])) < best:
             best, when = gap, t
+    return when
+
+
+def exchange_time(a: Sequence[tuple[float, float, float]],
+                  b: Sequence[tuple[float, float, float]], since: float) -> float:
+    """When two coins' names were exchanged (observations (t, x, y) after it go to the other):
+    of the times from the last frame both were seen in before their closest approach to the
+    first after it, the one that leaves the two paths shortest.
+
+    The frame they came closest may already be past the exchange: a striker stopped by the
+    coin it struck, and that coin leaving, are closest a frame after the contact when the
+    contact frame shows them as one blob (capture at look 218: the struck coin kept the
+    striker's place for that frame, "moved" 16 mm toward it and read as flicked).  Names
+    exchanged a frame too late or too early make both paths jump across the gap between the
+    coins and back; coins do not pass through each other.
+    """
+    when = closest_approach(a, b, since)
+    both = sorted({t for t, _, _ in a} & {t for t, _, _ in b})
+    lo = max((t for t in both if since < t < when), default=when)
+    hi = min((t for t in both if t > when), default=when)
+    candidates = sorted({t for t, _, _ in (*a, *b) if lo <= t < hi} | {when})
+
+    def path_mm(split: float) -> float:
+        """Both paths' length from the frame before `lo` to the frame after `hi`."""
+        total = 0.0
+        for obs in exchange_after(a, b, split, lambda o: o[0]):
+            near = [o for o in obs if o[0] < lo][-1:] + [o for o in obs if lo <= o[0] <= hi] \
+                + [o for o in obs if o[0] > hi][:1]
+            total += sum(math.dist(p[1:], q[1:]) for p, q in itertools.pairwise(near))
+        return total
+
+    best = path_mm(when)
+    for t in candidates:
+        if (length := path_mm(t)) < best - EXCHANGE_GAIN_MM:
+            best, when = length, t
     return when
 
 

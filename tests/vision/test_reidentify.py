@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from referee.vision.kalman import MotionModel
-from referee.vision.reidentify import closest_approach, exchanged
+from referee.vision.reidentify import closest_approach, exchange_time, exchanged
 from referee.vision.track import Tracker
 
 START = {"suns": np.array([0.562, 0.629, 0.681]), "arms": np.array([0.620, 0.661, 0.647]),
@@ -39,6 +39,21 @@ def test_the_exchange_is_from_when_the_two_came_closest() -> None:
     b = [(0.1, 40.0, 0.0), (0.2, 21.0, 0.0), (0.3, 15.0, 0.0)]
     assert closest_approach(a, b, since=0.0) == 0.2
     assert closest_approach(a, [(0.5, 0.0, 0.0)], since=0.05) == 0.05  # never seen together
+
+
+def test_a_contact_frame_seen_as_one_blob_exchanges_the_names_a_frame_before_the_closest() -> None:
+    """Capture at look 218: striker 2 stops on Moons' old place, Moons leaves; the contact
+    frame (0.3) shows one blob, taken by the striker.  The next frame, where they came
+    closest as named, already had the names crossed: Moons kept the striker's place there."""
+    moons = [(0.0, 0.0, 0.0), (0.1, 0.0, 0.0), (0.2, 0.0, 0.0),
+             (0.4, -15.0, 0.0), (0.5, -15.0, 0.0)]            # the striker's stop
+    striker = [(0.0, -80.0, 0.0), (0.1, -55.0, 0.0), (0.2, -35.0, 0.0), (0.3, -14.0, 0.0),
+               (0.4, 12.0, 0.0), (0.5, 25.0, 0.0)]            # Moons leaving
+    assert closest_approach(moons, striker, since=0.0) == 0.4
+    assert exchange_time(moons, striker, since=0.0) == 0.3
+    # named right up to the closest approach: the exchange stays after it
+    assert exchange_time([*moons[:3], (0.4, 12.0, 0.0), (0.5, -15.0, 0.0)],
+                         [*striker[:4], (0.4, -15.0, 0.0), (0.5, 25.0, 0.0)], since=0.0) == 0.4
 
 
 def test_the_tracker_exchanges_beliefs_and_the_observations_after_the_collision() -> None:
