@@ -53,6 +53,33 @@ def test_a_coin_whose_place_shows_empty_is_no_longer_placed() -> None:
     assert "moons" not in pipe.placed_mm(k / FPS)
 
 
+def _hands_at(pipe: Pipeline, t: float, point_mm: tuple[float, float] | None) -> None:
+    """Frame at t: the hands in view (a 40 px square over `point_mm`, or none)."""
+    hand = np.zeros(pipe.detector.table_mask.shape, np.uint8)
+    if point_mm is not None:
+        at = pipe.detector.mapping.to_pixels(np.array([point_mm]))[0] - pipe.detector.roi[:2]
+        hand[int(at[1]) - 20:int(at[1]) + 20, int(at[0]) - 20:int(at[0]) + 20] = 255
+    pipe.hands_seen.update(hand, t)
+
+
+def test_a_resting_coin_no_hand_came_over_is_placed_however_long_unseen() -> None:
+    """Nothing took it: a sleeve of the cloth's colour over it shows as no hand at all
+    (strike at look 111, 60 fps: Ace, unseen 0.2 s with no hand over its place).  Once a
+    hand has been over the place, an empty place is a coin taken."""
+    pipe = _pipeline({"moons": (0.0, -209.55)})
+    _seen(pipe, 1, {"moons": (0.0, -209.55)})
+    k = 2 + int(np.ceil(MISSED_S * FPS))
+    for i in range(2, k + 1):
+        _hands_at(pipe, i / FPS, (0.0, -150.0))  # an arm 60 mm off
+        _seen(pipe, i, {})
+    assert "moons" in pipe.placed_mm(k / FPS)
+    _hands_at(pipe, (k + 1) / FPS, (0.0, -209.55))
+    _seen(pipe, k + 1, {})
+    _hands_at(pipe, (k + 2) / FPS, None)
+    _seen(pipe, k + 2, {})
+    assert "moons" not in pipe.placed_mm((k + 2) / FPS)
+
+
 def test_a_coin_that_slid_over_the_edge_is_not_placed_at_once() -> None:
     """Last seen 7 mm from the table's south edge at 1.4 m/s, heading off it: it left the
     table the next frame, before its flick closes and says so (off-table, look 106)."""
