@@ -47,6 +47,8 @@ class Chain:
 
     points: list[tuple[float, float, float]]
     looks: list[np.ndarray] = field(default_factory=list)
+    streaked: list[bool] = field(default_factory=list)
+    """Each point's blob blurred into a streak (its look half the cloth's)."""
     index: int = -1
     """The current frame's detection at its end (-1: not extended this frame)."""
 
@@ -96,10 +98,11 @@ class Orphans:
         self.chains: list[Chain] = []
 
     def update(self, t: float, centers_mm: np.ndarray, looks: np.ndarray,
-               indices: list[int]) -> None:
+               indices: list[int], streaked: np.ndarray | None = None) -> None:
         """Link this frame's free detections (`indices` into the frame's detections, their
-        `centers_mm` and `looks`) to the chains; start a chain at each one left; drop the
-        chains that missed more than GAP_S."""
+        `centers_mm`, `looks` and whether each is `streaked`) to the chains; start a chain
+        at each one left; drop the chains that missed more than GAP_S."""
+        blurred = [False] * len(indices) if streaked is None else [bool(v) for v in streaked]
         alive = [c for c in self.chains if t - c.points[-1][0] <= GAP_S + 1e-9]
         for chain in alive:
             chain.index = -1
@@ -124,11 +127,13 @@ class Orphans:
             chain = alive[i]
             chain.points = [*chain.points, (t, *map(float, centers_mm[k]))][-KEEP_POINTS:]
             chain.looks = [*chain.looks, looks[k]][-KEEP_POINTS:]
+            chain.streaked = [*chain.streaked, blurred[k]][-KEEP_POINTS:]
             chain.index = indices[k]
             linked.add(k)
         for k, j in enumerate(indices):
             if k not in linked:
-                alive.append(Chain([(t, *map(float, centers_mm[k]))], [looks[k]], j))
+                alive.append(Chain([(t, *map(float, centers_mm[k]))], [looks[k]],
+                                   [blurred[k]], j))
         self.chains = alive
 
     def slides(self) -> list[Chain]:

@@ -74,6 +74,11 @@ STACK_WHOLE = 0.45
 scenario at look 106: Moons a prisoner on tower 2 showed 0.78 of its blob on the cloth),
 and its dark art, dimming the white tile alike in every channel, reads as a shadow (at look
 128: 0.52, and the prisoner was never taken)."""
+SLIDE_LOOK = 0.55
+"""Largest look distance, on average, for a lost slide seen only as streaks to be a coin's
+(CARRIED_LOOK if any of it is sharp): each is blurred over the cloth (a white coin over dark
+blue cloth at 2.9 m/s read 0.39 from its look: fast flick at look 227, its flick lost to
+the fingertip left behind).  A hand's piece is told by `_hand_like`."""
 RIM_SHARE = 0.6
 """The largest share of a coin's look its blurred rim takes from the colour under it: a
 rim 2 px wide is 0.46 of a coin 15 px across (capture at look 180 read 0.48), and 0.6 of
@@ -289,7 +294,8 @@ class Tracker:
         """Give each lost slide (`orphans`) to its coin; keep the chains of what is left."""
         taken = set(assigned.values())
         free = [j for j in range(len(detections)) if j not in taken]
-        self._orphans.update(t, detections.center_mm[free], detections.look[free], free)
+        self._orphans.update(t, detections.center_mm[free], detections.look[free], free,
+                             detections.streaked[free])
         for chain in self._orphans.slides():
             launched = self._launched(chain, detections, coins, assigned)
             if launched is None:
@@ -377,7 +383,8 @@ class Tracker:
                                              track.observations[k].center_mm) < REST_STEP_MM:
                 continue  # seen at rest there now
             look = float(np.mean([np.linalg.norm(v - track.look) for v in chain.looks]))
-            if look >= CARRIED_LOOK or _hand_like(track, detections)[j]:
+            if look >= (SLIDE_LOOK if all(chain.streaked) else CARRIED_LOOK) or \
+                    _hand_like(track, detections)[j]:
                 continue
             fits.append((coin, k))
         if len(fits) != 1:
