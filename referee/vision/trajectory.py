@@ -371,21 +371,25 @@ def _fingertip(t: np.ndarray, p: np.ndarray, piece: tuple[int, int],
     it went farther than a fingertip drags a blob (FINGER_DRAG_MM) heading where the coin
     first went beyond a finger's reach: that is the coin leaving rest (the capture sample
     clip: Moons struck by guard 2, 14 mm on in two frames, its launch taken for drift and
-    the rebound off door 3 lost with it)."""
+    the rebound off door 3 lost with it).  One that ends behind the place, opposite where
+    the coin went, is the fingertip however fast it moved: nothing leaves rest backwards
+    (capture at look 224: the fingertip 14 mm behind Suns, 10.6 mm in a frame, and the
+    flick read 50 ms early)."""
     lo, hi = piece
-    near = np.hypot(*(p[lo:hi] - np.asarray(start_mm)).T).max() < FINGER_MM
+    if np.hypot(*(p[lo:hi] - np.asarray(start_mm)).T).max() >= FINGER_MM:
+        return False
     steps = np.hypot(*np.diff(p[lo:hi], axis=0).T)
     slow = len(steps) == 0 or (steps / np.diff(t[lo:hi])).max() < FINGER_MM_S
-    if not (near and slow):
-        return False
     from_rest = p - np.asarray(start_mm)
     gone = np.flatnonzero(np.hypot(*from_rest.T) >= FINGER_MM)
     if not len(gone):
-        return True
+        return slow
     moved, onward = from_rest[hi - 1], from_rest[gone[0]]  # where it first left the finger
     dragged = float(np.hypot(*moved))
-    return dragged <= FINGER_DRAG_MM or \
-        float(moved @ onward) <= 0.5 * dragged * float(np.hypot(*onward))
+    if dragged > 4.0 * SHARP_NOISE_MM and float(moved @ onward) < 0.0:
+        return True  # behind the place, however fast: nothing leaves rest backwards
+    return slow and (dragged <= FINGER_DRAG_MM or
+                     float(moved @ onward) <= 0.5 * dragged * float(np.hypot(*onward)))
 
 
 def _extend(slide: Slide, t: np.ndarray) -> np.ndarray:

@@ -91,6 +91,19 @@ def test_the_fingertips_drift_before_a_flick_is_not_its_start() -> None:
     assert motion.t_start == pytest.approx(1.9, abs=0.003)
 
 
+def test_a_fingertip_seen_behind_the_place_is_not_the_start_however_fast_it_moved() -> None:
+    """Capture at look 224: Suns (-209.5, 0) flicked 26 mm east at 9.9 s; the two frames
+    before, its blob merged with the fingertip behind it, then the fingertip alone, 14 mm
+    west (10.6 mm in a frame: faster than a drift).  Nothing leaves rest backwards: the
+    flick starts at 9.9 s, not 50 ms before."""
+    t = np.arange(292, 303) / 30.0
+    x = [-209.3, -209.3, -209.4, -209.5, -209.5, -213.2, -223.8, -190.2, -185.4, -183.5,
+         -183.5]
+    p = np.array([[xi, 0.0] for xi in x])
+    motion = fit_motion("suns", t, p, (-209.4, 0.0), (-183.5, 0.0), DECEL)
+    assert motion.t_start == pytest.approx(9.9, abs=0.02)
+
+
 def test_a_coin_seen_beyond_where_it_came_to_rest_bounced_there() -> None:
     """Moons, seen first past where it rests (flicked at tower 2 under the fingers, hit it and
     came back 4 mm: demo-game, 58.8 s): three points fit one quadratic, but no slide passes
