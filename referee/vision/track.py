@@ -346,7 +346,10 @@ class Tracker:
         rest there again (within REST_STEP_MM): no sliding coin comes back to the spot it
         left, nor does a hand put one back there so soon; what was seen away was a fragment
         of an arm sweeping over it (off-table at 720p60, look 113: a dark sleeve's piece
-        carried Moons 170 mm off and back in a quarter of a second, an invented flick)."""
+        carried Moons 170 mm off and back in a quarter of a second, an invented flick).  A
+        rest away within a coin's radius of the place is a part of the coin held still, its
+        centre pulled off (capture at look 229: a sleeve of the cloth's colour over Arms'
+        lower half, 5 mm off for four frames, a flick invented)."""
         obs = self.tracks[coin].observations
         back = len(obs) - REST_SIGHTINGS
         if not _rest_run(obs, len(obs) - 1, radius) or back < 1 or \
@@ -356,8 +359,10 @@ class Tracker:
             if obs[back].t - obs[k].t > RETURN_S:
                 return
             if _rest_run(obs, k, radius):
+                if math.dist(obs[k].center_mm, obs[back].center_mm) >= radius:
+                    return  # it rested elsewhere
                 if math.dist(obs[k].center_mm, obs[back].center_mm) >= REST_STEP_MM:
-                    return  # it rests elsewhere now
+                    continue  # a part of it, its centre pulled off, held still a while
                 away = [o.t for o in obs[k + 1:back]]
                 self.rewritten.append(Rewrite(coin, away, []))
                 del obs[k + 1:back]
