@@ -48,6 +48,13 @@ at 720p60, look 113: 0.70, 0.51, 0.47) read as shadows: the hand's mask stopped 
 wrist, the sleeve broke into pieces and a resting coin took one 52 mm away.  Real shadows,
 lit by an ambient light of another colour than the lamp's, are less neutral than the
 simulator's: this is the first constant to revisit on real footage."""
+SHADOW_TINT = 0.08
+"""...and, averaged over its SHADOW_TINT_PX square, no channel of a shadow strays farther
+than this share from k times the table's (a hand of the cloth's hue but another tint: look
+230, a brown hand on brown cloth, strays 0.13 in blue and red; shadows 0.01)."""
+SHADOW_TINT_PX = 7
+SHADOW_TINT_LEVELS = 2.0
+"""...beyond this many levels (a shadow on dark cloth strays 2 levels in one channel)."""
 LOOSE_SHADOW_SPREAD = 0.08
 """The spread allowed where a channel ratio says less: for a faint change (under the
 threshold), mostly noise (at 0.05 a dark coin's faint streak on near-black cloth, its
@@ -308,6 +315,8 @@ class CoinDetector:
         self._blurred = np.zeros((*self.table_mask.shape, 3), np.uint8)
         self._diff = np.zeros(self.table_mask.shape, np.uint8)
         self._shadows = np.zeros(self.table_mask.shape, bool)
+        self._tinted_kept = np.zeros(self.table_mask.shape, bool)
+        """Shadow pixels tinted otherwise than the table (`_tinted`)."""
         self._gain_used: tuple[float, float, float] | None = None
         self._result: _Found | None = None
         """The last frame's finds."""
@@ -631,8 +640,8 @@ class CoinDetector:
         count, labels, stats, _ = cv2.connectedComponentsWithStats(fg, connectivity=8,
                                                                    ltype=cv2.CV_16U)
         hands = self._hands(diff, labels, stats, full_diff, inside, self._pieces_half[half_box],
-                            self._middles_half[half_box],
-                            self._cut_hands(box, last))  # full resolution, exact
+                            self._middles_half[half_box], self._cut_hands(box, last),
+                            self._tinted_hands(self._tinted_kept[box]))  # full res, exact
         hand_reach = _HandReach(hands)
         streaks = self._dark_streaks(crop, gain, shadow, fg, hand_reach,
                                      self._background_u8[box], self._stack_tops[box])
@@ -791,10 +800,11 @@ class CoinDetector:
         blurred = cv2.blur(raw[r0:r1, c0:c1], (3, 3))  # sensor and JPEG noise down
         blurred = blurred[rows.start - r0:rows.stop - r0, cols.start - c0:cols.stop - c0]
         self._blurred[rows, cols] = blurred
-        diff, shadow = self._difference(blurred, self._exposed(gain)[rows, cols],
-                                        self._saturated[rows, cols])
+        diff, shadow, tinted = self._difference(blurred, self._exposed(gain)[rows, cols],
+                                                self._saturated[rows, cols])
         self._diff[rows, cols] = diff
         self._shadows[rows, cols] = shadow
+        self._tinted_kept[rows, cols] = tinted
 
     def _dark_streaks(self, crop: np.ndarray, gain: tuple[float, float, float],
                       shadow: np.ndarray, fg_half: np.ndarray,
@@ -986,7 +996,8 @@ class CoinDetector:
 
     def _hands(self, diff: np.ndarray, labels: np.ndarray, stats: np.ndarray,
                full_diff: np.ndarray, inside: np.ndarray, pieces: np.ndarray,
-               middles: np.ndarray, cut: np.ndarray | None) -> np.ndarray:
+               middles: np.ndarray, cut: np.ndarray | None,
+               tinted: np.ndarray | None = None) -> np.ndarray:
         """Hands and arms (255, full resolution), by hysteresis: a blob far bigger than a
         coin, or reaching past the table's edge, grown through every connected pixel of even
         a faint change, so that a sleeve nearly the cloth's colour stays in one piece and no
@@ -1002,7 +1013,8 @@ class CoinDetector:
         `inside`: the table, at half resolution; `pieces`: where the pieces show, a knock
         around each (a big change within them is a piece moved, unless as much lies in
         their `middles`: something over them); `cut`: where the last
-        frame's hands cross the edge of the window searched (None: the whole ROI is)."""
+        frame's hands cross the edge of the window searched (None: the whole ROI is);
+        `tinted`: hands that read as shadows (`_tinted_hands`, full resolution), seeds too."""
         hands = np.zeros(full_diff.shape, np.uint8)
         seeds = np.zeros(diff.shape, np.uint8)
         big_area = self.config.hand_area_coins * self.coin_area_px / HALF ** 2
@@ -1027,6 +1039,10 @@ class CoinDetector:
                 continue  # a tile knocked out of its place (the pipeline measures it)
             if big or (blob & ~inside[y:y + h, x:x + w]).sum() > 0.3 * blob.sum():
                 seeds[y:y + h, x:x + w][blob] = 255
+        tinted_half = None
+        if tinted is not None and tinted.any():
+            tinted_half = _max_pool(tinted)
+            seeds |= tinted_half
         if not seeds.any():
             return hands
         faint_level = self.config.threshold // 2
@@ -1043,10 +1059,29 @@ class CoinDetector:
         fg = self._opened_closed(full_diff[box], self._open, self._close) & inner
         count, blobs = cv2.connectedComponents(fg, connectivity=8)
         seeds_full = _labelled(blobs, count, _doubled(seeds[y0:y1, x0:x1]))
+        if tinted_half is not None:
+            seeds_full |= tinted[box]
         faint_full = cv2.compare(full_diff[box], faint_level, cv2.CMP_GT) & inner
         faint_full |= seeds_full
         count, grown_full = cv2.connectedComponents(faint_full, connectivity=8)
         hands[box] = _labelled(grown_full, count, seeds_full)
+        return hands
+
+    def _tinted_hands(self, tinted: np.ndarray) -> np.ndarray:
+        """Hands that read as shadows (255): a hand's area of "shadow" tinted otherwise than
+        the table (a brown hand on brown cloth, look 230: no hand was seen, a coin it lifted
+        vanished, and a lift and a place read as a flick).  Their pixels stay shadows in the
+        difference: a sleeve near the cloth's colour, tinted here and there, would break into
+        pieces a coin could take (strike at look 111)."""
+        hands = np.zeros(tinted.shape, np.uint8)
+        if not tinted.any():
+            return hands
+        _, labels, stats, _ = cv2.connectedComponentsWithStats(tinted.view(np.uint8),
+                                                               connectivity=8)
+        big = stats[:, cv2.CC_STAT_AREA] >= self.config.hand_area_coins * self.coin_area_px
+        big[0] = False
+        if big.any():
+            hands[big[labels]] = 255
         return hands
 
     def _streak(self, blob: np.ndarray) -> bool:
@@ -1219,22 +1254,24 @@ class CoinDetector:
         pixels whose colour differs from the empty table's and that are not its shadows."""
         crop = cv2.blur(self._crop(frame), (3, 3))
         gain = self._gain(crop)
-        diff, shadow = self._difference(crop, _scaled(self._background_u8, gain),
-                                        self._saturated)
+        diff, shadow, _ = self._difference(crop, _scaled(self._background_u8, gain),
+                                           self._saturated)
         fg = self._opened_closed(diff, self._open, self._close)
         return fg, (crop, gain, diff, shadow)
 
     def _difference(self, blurred: np.ndarray, bg: np.ndarray, saturated: np.ndarray
-                    ) -> tuple[np.ndarray, np.ndarray]:
-        """Colour difference (0 on shadows) and shadow mask of a (3×3-blurred) image against
-        the empty table at its exposure (`bg`)."""
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Colour difference (0 on shadows), shadow mask and the "shadows" tinted otherwise
+        than the table (`_tinted`) of a (3×3-blurred) image against the empty table at its
+        exposure (`bg`)."""
         change = cv2.absdiff(blurred, bg)
         cv2.copyTo(cv2.subtract(bg, blurred), saturated, change)  # clipped: darker only
         diff = channel_sum(change)  # L1 colour distance (saturated at 255)
-        dimmed = self._shadow(blurred, bg, diff)
+        dimmed, tinted = self._shadow(blurred, bg, diff)
         shadow = dimmed & (diff > self.config.threshold)  # the faint ones are no dark coin
         diff[dimmed] = 0
-        return diff, shadow
+        diff[tinted] = self.config.threshold // 2 + 1  # a faint change, that hands grow through
+        return diff, shadow, tinted
 
     def _opened_closed(self, diff: np.ndarray, opening: np.ndarray, closing: np.ndarray
                        ) -> np.ndarray:
@@ -1243,7 +1280,8 @@ class CoinDetector:
         fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, opening)
         return cv2.morphologyEx(fg, cv2.MORPH_CLOSE, closing)
 
-    def _shadow(self, crop: np.ndarray, bg: np.ndarray, diff: np.ndarray) -> np.ndarray:
+    def _shadow(self, crop: np.ndarray, bg: np.ndarray, diff: np.ndarray
+                ) -> tuple[np.ndarray, np.ndarray]:
         """Changed pixels that are the empty table, darker: every channel dimmed alike, down
         to the faint change a hand grows through (an arm's penumbra would carry the hand
         onto a resting coin beside it: gate-run at 1080p, Ace in 6 frames).
@@ -1251,12 +1289,13 @@ class CoinDetector:
         A shadow scales the light: the frame is k × the table in every channel (within the
         noise, which is larger in absolute terms than in ratio for a dark channel), with k
         below 1 and not below the deepest cast shadow.  A dark coin changes the colour (no
-        single k explains its channels) or is darker than any shadow.
+        single k explains its channels) or is darker than any shadow.  And of those, the
+        ones tinted otherwise than the table around them (`_tinted`).
         """
         shadow = np.zeros(diff.shape, bool)
         at = np.flatnonzero(diff > self.config.threshold // 2)  # only changed pixels
         if not len(at):
-            return shadow
+            return shadow, shadow.copy()
         f = crop.reshape(-1, 3).take(at, axis=0).astype(np.float32).T  # channel planes
         b = bg.reshape(-1, 3).take(at, axis=0).astype(np.float32).T
         total = b[0] + b[1] + b[2]
@@ -1267,7 +1306,7 @@ class CoinDetector:
         for c in range(3):
             fits &= np.abs(f[c] - k * b[c]) <= 6.0 + spread * b[c]
         shadow.reshape(-1)[at[fits]] = True
-        return shadow
+        return shadow, _tinted(diff.shape, at[fits], f[:, fits], k[fits] * b[:, fits])
 
     def _exposed(self, gain: tuple[float, float, float]) -> np.ndarray:
         """The empty table at this exposure (kept while the gain and the table hold)."""
@@ -1999,3 +2038,35 @@ def _neck(pts: np.ndarray, axis: np.ndarray) -> np.ndarray | None:
     if narrowing[at] >= 0.8:
         return None
     return bins < inner[at]
+
+
+def _tinted(shape: tuple[int, int], at: np.ndarray, f: np.ndarray, dimmed: np.ndarray
+            ) -> np.ndarray:
+    """Which shadow pixels (flat indices `at` into an image of `shape`, their channels `f`,
+    and k times the table's, `dimmed`) lie where, on average, the "shadow" is tinted away
+    from the table's colour (SHADOW_TINT): one pixel's channels say little within the noise,
+    many say it is another colour (look 230: a brown hand on brown cloth, channels dimmed
+    to 0.41, 0.47 and 0.53, every pixel within the noise of one k).  A hand's worth of them
+    is a hand (`CoinDetector._tinted_hands`)."""
+    tinted = np.zeros(shape, bool)
+    if not len(at):
+        return tinted
+    ys, xs = np.divmod(at, shape[1])
+    y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
+    box = (SHADOW_TINT_PX, SHADOW_TINT_PX)
+    local = (ys - y0) * (x1 - x0) + (xs - x0)
+
+    def local_sums(values: np.ndarray) -> np.ndarray:
+        plane = np.zeros((y1 - y0, x1 - x0), np.float32)
+        plane.reshape(-1)[local] = values
+        return cv2.boxFilter(plane, -1, box, normalize=False,
+                             borderType=cv2.BORDER_CONSTANT).reshape(-1)[local]
+
+    n = local_sums(np.ones(len(at), np.float32))
+    strays = np.zeros(len(at), bool)
+    for c in range(3):
+        strays |= np.abs(local_sums(f[c] - dimmed[c])) > \
+            SHADOW_TINT * local_sums(dimmed[c]) + SHADOW_TINT_LEVELS * n
+    strays &= n >= SHADOW_TINT_PX * SHADOW_TINT_PX / 2  # a few pixels say nothing
+    tinted.reshape(-1)[at[strays]] = True
+    return tinted

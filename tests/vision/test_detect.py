@@ -156,6 +156,9 @@ def test_a_black_coin_on_dark_grey_cloth_that_dims_it_like_a_shadow_is_found_by_
     ((120, 144, 165), (72, 86, 96), True),  # beige cloth dimmed to 0.6 in every channel
     ((120, 144, 165), (54, 72, 104), False),  # a brown hand on it (0.45, 0.50, 0.63)
     ((73, 88, 121), (51, 45, 57), False),  # a dark purple sleeve on brown cloth
+    ((101, 123, 163), (53, 64, 85), True),  # brown cloth in a deep shadow (0.52)
+    ((101, 123, 163), (41, 58, 87), False),  # a brown hand on it (0.41, 0.47, 0.53): each
+    # channel within the noise of one k, all of them tinted alike (look 230)
     ((40, 40, 40), (24, 27, 24), True),  # a shadow on dark cloth, within the noise
     ((240, 242, 245), (200, 218, 228), True),  # a pale coin dimming a tower's white top
     ((240, 242, 245), (150, 200, 230), False),  # a coloured one
@@ -164,13 +167,17 @@ def test_a_shadow_dims_every_channel_alike(detector: CoinDetector, table: tuple[
                                            seen: tuple[int, ...], shadow: bool) -> None:
     """A cast shadow scales the light; skin or a sleeve that happens to be darker than the
     cloth does not, and the hand grows through what is not a shadow (tower-hit at look
-    104: a brown hand on beige cloth read as a shadow, its mask stopped at the wrist).  On
+    104: a brown hand on beige cloth read as a shadow, its mask stopped at the wrist; at
+    look 230 a brown hand on brown cloth read as one from wrist to fingertip).  On
     white paper, near the top of the camera's tone curve, the channels dim less evenly."""
-    bg = np.full((4, 4, 3), table, np.uint8)
-    crop = np.full((4, 4, 3), seen, np.uint8)
-    diff = np.full((4, 4), min(255, int(np.abs(bg.astype(int) - crop).sum(axis=2).max())),
+    side = int(np.ceil(np.sqrt(detector.config.hand_area_coins * detector.coin_area_px)))
+    bg = np.full((side, side, 3), table, np.uint8)  # a hand's area: a few pixels' tint
+    crop = np.full((side, side, 3), seen, np.uint8)  # says nothing
+    diff = np.full((side, side), min(255, int(np.abs(bg.astype(int) - crop).sum(axis=2).max())),
                    np.uint8)
-    assert bool(detector._shadow(crop, bg, diff).all()) is shadow
+    dimmed, tinted = detector._shadow(crop, bg, diff)
+    hand = detector._tinted_hands(tinted) > 0
+    assert bool((dimmed & ~hand).all()) is shadow
 
 
 def test_a_coin_in_a_hands_shadow_is_still_found(detector: CoinDetector) -> None:
