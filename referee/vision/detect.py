@@ -49,10 +49,11 @@ wrist, the sleeve broke into pieces and a resting coin took one 52 mm away.  Rea
 lit by an ambient light of another colour than the lamp's, are less neutral than the
 simulator's: this is the first constant to revisit on real footage."""
 SHADOW_TINT = 0.08
-"""...and, averaged over its SHADOW_TINT_PX square, no channel of a shadow strays farther
+"""...and, averaged over a SHADOW_TINT_PX square, no channel of a shadow strays farther
 than this share from k times the table's (a hand of the cloth's hue but another tint: look
 230, a brown hand on brown cloth, strays 0.13 in blue and red; shadows 0.01)."""
-SHADOW_TINT_PX = 7
+SHADOW_TINT_PX = 16
+TINT_STRIDE = 4
 SHADOW_TINT_LEVELS = 2.0
 """...beyond this many levels (a shadow on dark cloth strays 2 levels in one channel)."""
 LOOSE_SHADOW_SPREAD = 0.08
@@ -804,7 +805,7 @@ class CoinDetector:
                                                 self._saturated[rows, cols])
         self._diff[rows, cols] = diff
         self._shadows[rows, cols] = shadow
-        self._tinted_kept[rows, cols] = tinted
+        self._tinted_kept[rows, cols] = False if tinted is None else tinted
 
     def _dark_streaks(self, crop: np.ndarray, gain: tuple[float, float, float],
                       shadow: np.ndarray, fg_half: np.ndarray,
@@ -1074,7 +1075,7 @@ class CoinDetector:
         difference: a sleeve near the cloth's colour, tinted here and there, would break into
         pieces a coin could take (strike at look 111)."""
         hands = np.zeros(tinted.shape, np.uint8)
-        if not tinted.any():
+        if np.count_nonzero(tinted) < self.config.hand_area_coins * self.coin_area_px:
             return hands
         _, labels, stats, _ = cv2.connectedComponentsWithStats(tinted.view(np.uint8),
                                                                connectivity=8)
@@ -1260,7 +1261,7 @@ class CoinDetector:
         return fg, (crop, gain, diff, shadow)
 
     def _difference(self, blurred: np.ndarray, bg: np.ndarray, saturated: np.ndarray
-                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
         """Colour difference (0 on shadows), shadow mask and the "shadows" tinted otherwise
         than the table (`_tinted`) of a (3×3-blurred) image against the empty table at its
         exposure (`bg`)."""
@@ -1270,7 +1271,8 @@ class CoinDetector:
         dimmed, tinted = self._shadow(blurred, bg, diff)
         shadow = dimmed & (diff > self.config.threshold)  # the faint ones are no dark coin
         diff[dimmed] = 0
-        diff[tinted] = self.config.threshold // 2 + 1  # a faint change, that hands grow through
+        if tinted is not None:  # a faint change, that hands grow through
+            diff[tinted] = self.config.threshold // 2 + 1
         return diff, shadow, tinted
 
     def _opened_closed(self, diff: np.ndarray, opening: np.ndarray, closing: np.ndarray
@@ -1281,7 +1283,7 @@ class CoinDetector:
         return cv2.morphologyEx(fg, cv2.MORPH_CLOSE, closing)
 
     def _shadow(self, crop: np.ndarray, bg: np.ndarray, diff: np.ndarray
-                ) -> tuple[np.ndarray, np.ndarray]:
+                ) -> tuple[np.ndarray, np.ndarray | None]:
         """Changed pixels that are the empty table, darker: every channel dimmed alike, down
         to the faint change a hand grows through (an arm's penumbra would carry the hand
         onto a resting coin beside it: gate-run at 1080p, Ace in 6 frames).
@@ -1290,12 +1292,13 @@ class CoinDetector:
         noise, which is larger in absolute terms than in ratio for a dark channel), with k
         below 1 and not below the deepest cast shadow.  A dark coin changes the colour (no
         single k explains its channels) or is darker than any shadow.  And of those, the
-        ones tinted otherwise than the table around them (`_tinted`).
+        ones tinted otherwise than the table around them (`_tinted`; None: too few shadow
+        pixels to make a hand).
         """
         shadow = np.zeros(diff.shape, bool)
         at = np.flatnonzero(diff > self.config.threshold // 2)  # only changed pixels
         if not len(at):
-            return shadow, shadow.copy()
+            return shadow, None
         f = crop.reshape(-1, 3).take(at, axis=0).astype(np.float32).T  # channel planes
         b = bg.reshape(-1, 3).take(at, axis=0).astype(np.float32).T
         total = b[0] + b[1] + b[2]
@@ -1306,7 +1309,9 @@ class CoinDetector:
         for c in range(3):
             fits &= np.abs(f[c] - k * b[c]) <= 6.0 + spread * b[c]
         shadow.reshape(-1)[at[fits]] = True
-        return shadow, _tinted(diff.shape, at[fits], f[:, fits], k[fits] * b[:, fits])
+        if np.count_nonzero(fits) < self.config.hand_area_coins * self.coin_area_px:
+            return shadow, None  # less than a hand
+        return shadow, _tinted(shadow, crop, bg)
 
     def _exposed(self, gain: tuple[float, float, float]) -> np.ndarray:
         """The empty table at this exposure (kept while the gain and the table hold)."""
@@ -2040,33 +2045,33 @@ def _neck(pts: np.ndarray, axis: np.ndarray) -> np.ndarray | None:
     return bins < inner[at]
 
 
-def _tinted(shape: tuple[int, int], at: np.ndarray, f: np.ndarray, dimmed: np.ndarray
-            ) -> np.ndarray:
-    """Which shadow pixels (flat indices `at` into an image of `shape`, their channels `f`,
-    and k times the table's, `dimmed`) lie where, on average, the "shadow" is tinted away
-    from the table's colour (SHADOW_TINT): one pixel's channels say little within the noise,
-    many say it is another colour (look 230: a brown hand on brown cloth, channels dimmed
-    to 0.41, 0.47 and 0.53, every pixel within the noise of one k).  A hand's worth of them
-    is a hand (`CoinDetector._tinted_hands`)."""
-    tinted = np.zeros(shape, bool)
-    if not len(at):
-        return tinted
-    ys, xs = np.divmod(at, shape[1])
-    y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
-    box = (SHADOW_TINT_PX, SHADOW_TINT_PX)
-    local = (ys - y0) * (x1 - x0) + (xs - x0)
-
-    def local_sums(values: np.ndarray) -> np.ndarray:
-        plane = np.zeros((y1 - y0, x1 - x0), np.float32)
-        plane.reshape(-1)[local] = values
-        return cv2.boxFilter(plane, -1, box, normalize=False,
-                             borderType=cv2.BORDER_CONSTANT).reshape(-1)[local]
-
-    n = local_sums(np.ones(len(at), np.float32))
-    strays = np.zeros(len(at), bool)
+def _tinted(shadow: np.ndarray, crop: np.ndarray, bg: np.ndarray) -> np.ndarray:
+    """The shadow's pixels where, on average, it is tinted away from the table's colour
+    (SHADOW_TINT): one pixel's channels say little within the noise, many say it is another
+    colour (look 230: a brown hand on brown cloth, channels dimmed to 0.41, 0.47 and 0.53,
+    every pixel within the noise of one k).  Averaged over blocks of SHADOW_TINT_PX, on a
+    sample of every TINT_STRIDE-th pixel and row (a hand is wide: this is quick), half of
+    each block shadow at least.  A hand's worth of them is a hand
+    (`CoinDetector._tinted_hands`)."""
+    s = TINT_STRIDE
+    seen = shadow[::s, ::s]
+    ys, xs = np.nonzero(seen)
+    f = crop[::s, ::s][ys, xs].astype(np.float32).T
+    b = bg[::s, ::s][ys, xs].astype(np.float32).T
+    dimmed = (f.sum(axis=0) / (b.sum(axis=0) + 1.0)) * b
+    step = SHADOW_TINT_PX // s
+    grid = (seen.shape[0] + step - 1) // step, (seen.shape[1] + step - 1) // step
+    block = (ys // step) * grid[1] + xs // step
+    n = np.bincount(block, minlength=grid[0] * grid[1]).astype(np.float32)
+    strays = np.zeros(len(n), bool)
     for c in range(3):
-        strays |= np.abs(local_sums(f[c] - dimmed[c])) > \
-            SHADOW_TINT * local_sums(dimmed[c]) + SHADOW_TINT_LEVELS * n
-    strays &= n >= SHADOW_TINT_PX * SHADOW_TINT_PX / 2  # a few pixels say nothing
-    tinted.reshape(-1)[at[strays]] = True
-    return tinted
+        off = np.bincount(block, f[c] - dimmed[c], len(n))
+        level = np.bincount(block, dimmed[c], len(n))
+        strays |= np.abs(off) > SHADOW_TINT * level + SHADOW_TINT_LEVELS * n
+    strays &= n >= step * step / 2  # a few pixels say nothing
+    if not strays.any():
+        return np.zeros(shadow.shape, bool)
+    full = cv2.resize(strays.reshape(grid).view(np.uint8),
+                      (grid[1] * SHADOW_TINT_PX, grid[0] * SHADOW_TINT_PX),
+                      interpolation=cv2.INTER_NEAREST)
+    return shadow & (full[:shadow.shape[0], :shadow.shape[1]] > 0)

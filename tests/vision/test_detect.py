@@ -170,13 +170,13 @@ def test_a_shadow_dims_every_channel_alike(detector: CoinDetector, table: tuple[
     104: a brown hand on beige cloth read as a shadow, its mask stopped at the wrist; at
     look 230 a brown hand on brown cloth read as one from wrist to fingertip).  On
     white paper, near the top of the camera's tone curve, the channels dim less evenly."""
-    side = int(np.ceil(np.sqrt(detector.config.hand_area_coins * detector.coin_area_px)))
-    bg = np.full((side, side, 3), table, np.uint8)  # a hand's area: a few pixels' tint
-    crop = np.full((side, side, 3), seen, np.uint8)  # says nothing
+    side = 2 * int(np.ceil(np.sqrt(detector.config.hand_area_coins * detector.coin_area_px)))
+    bg = np.full((side, side, 3), table, np.uint8)  # a hand's area, four times over: a few
+    crop = np.full((side, side, 3), seen, np.uint8)  # pixels' tint says nothing
     diff = np.full((side, side), min(255, int(np.abs(bg.astype(int) - crop).sum(axis=2).max())),
                    np.uint8)
     dimmed, tinted = detector._shadow(crop, bg, diff)
-    hand = detector._tinted_hands(tinted) > 0
+    hand = tinted is not None and detector._tinted_hands(tinted) > 0
     assert bool((dimmed & ~hand).all()) is shadow
 
 
