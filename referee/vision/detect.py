@@ -292,6 +292,17 @@ class CoinDetector:
             box = (slice(y0, y1), slice(x0, x1))
             mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
             cv2.fillConvexPoly(mask, top_px - [x0, y0], 255)
+            # Not within OUTLINE_PX of the top's own edge: the edge, the side and their
+            # shading flicker there (capture at look 236: a sliver of shade along tower 1's
+            # edge, left as an arm passed, was taken for Moons's art, Moons put on the
+            # wrong tower).
+            face = np.zeros_like(mask)
+            edge_px = mapping.to_pixels(mapping.seen_mm(footprint, height - COIN_HEIGHT_MM))
+            cv2.fillConvexPoly(face, np.round(edge_px - [rx0 + x0, ry0 + y0]).astype(np.int32),
+                               255)
+            mask &= cv2.erode(face, cv2.getStructuringElement(
+                cv2.MORPH_RECT, (2 * OUTLINE_PX + 1, 2 * OUTLINE_PX + 1)),
+                borderType=cv2.BORDER_CONSTANT, borderValue=0)  # (the box's edge too)
             self._tops.append((box, mask, height, footprint))
         self._on_tiles = np.zeros(self.table_mask.shape, np.uint8)
         """255 where no coin's centre is seen: deep inside a flat tile (a coin slides
