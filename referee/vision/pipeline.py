@@ -493,29 +493,16 @@ class Pipeline:
         hidden: dict[str, Motion] = {}
         hidden_when: dict[str, tuple[float, float]] = {}
         out: list[ev.Event] = []
-        put_down: dict[str, int] = {}
-        """Coins a hand put down in this window: the index of their `place` in `out`."""
         carried: set[str] = set()
         """Coins a hand carried whose two places the window took for a slide."""
-        for moved in self.placed:
+        for moved in _one_hiding(self.placed, self.config.dwell_s):
             if self._rests_where_hidden(moved):
                 continue  # first seen again in part, by the hand leaving it: never moved
             coin, t_hid, t_back, p = moved.coin, moved.t_hid, moved.t_back, moved.to_mm
             at, on = (round(p[0], 2), round(p[1], 2)), self.layout.stack_at(p)
             while_hidden = {"hidden_from": round(t_hid, 4), "hidden_until": round(t_back, 4)}
-            if coin in put_down and t_hid - out[put_down[coin]].t < self.config.dwell_s:
-                # still in the hand putting it down: it goes where it ends (seen at rest
-                # between for a dwell, it was put down, and hidden again by what came next:
-                # tower hit at look 208, Moons put down, then flicked from under the
-                # fingers 1.7 s later, was read as put down where the flick sent it)
-                first = out[put_down[coin]].evidence or while_hidden
-                out[put_down[coin]] = ev.Place(
-                    round(t_back, 4), coin, at, on,
-                    evidence={**while_hidden, "hidden_from": first["hidden_from"]})
-                continue
             if coin in self.off_table:  # put back after it left the table: no lift
                 self.off_table.discard(coin)
-                put_down[coin] = len(out)
                 out.append(ev.Place(round(t_back, 4), coin, at, evidence=while_hidden))
                 continue
             spans = any(c == coin and t_hid - 0.5 <= tf <= t_back + 0.5 for c, tf in flicked)
@@ -529,7 +516,6 @@ class Pipeline:
                 continue
             if spans:  # carried: its two places are no slide (put on a tower, look 106)
                 carried.add(coin)
-            put_down[coin] = len(out) + 1
             out += [ev.Lift(round(t_hid, 4), coin, evidence=while_hidden),
                     ev.Place(round(t_back, 4), coin, at, on, evidence=while_hidden)]
         if carried:
@@ -647,6 +633,27 @@ class Pipeline:
     def finish(self, t: float) -> list[ev.Event]:
         """Close a flick still open when the video ends."""
         return self._close(t + self.config.dwell_s) if self.active or self.placed else []
+
+
+def _one_hiding(placed: list[Placed], dwell_s: float) -> list[Placed]:
+    """The coins seen again away from where a hand hid them, with a coin hidden again
+    within `dwell_s` of being seen taken as hidden all along, from the first hiding to where
+    the last ends: it never left the hand (tower hit at look 236: Moons, in the grasping
+    fingers for a frame 7 mm off, was "flicked from under them", then lifted; and one put
+    down and hidden again at once goes where it ends).  Seen at rest longer between, it
+    was put down, and hidden again by what came next (tower hit at look 208: Moons put
+    down, then flicked from under the fingers 1.7 s later, was read as put down where the
+    flick sent it)."""
+    out: list[Placed] = []
+    last: dict[str, int] = {}
+    for moved in placed:
+        k = last.get(moved.coin)
+        if k is not None and moved.t_hid - out[k].t_back < dwell_s:
+            out[k] = replace(moved, t_hid=out[k].t_hid, from_mm=out[k].from_mm)
+            continue
+        last[moved.coin] = len(out)
+        out.append(moved)
+    return out
 
 
 def _without_drags(windows: list[FlickWindow]) -> list[FlickWindow]:

@@ -445,6 +445,21 @@ def test_a_coin_put_back_and_moved_again_by_the_same_hand_is_one_place() -> None
     assert got[0].evidence == {"hidden_from": 2.2, "hidden_until": 4.067}
 
 
+def test_a_coin_seen_in_the_grasping_fingers_then_carried_off_is_one_lift_and_place() -> None:
+    """Moons (tower hit at look 236), hidden by the hand come to lift it, shows for a frame
+    7 mm off in the grasping fingers, then is carried to (100, -200): "back" 0.13 s after
+    it was hidden, it read as flicked from under the fingers, then lifted.  Hidden again
+    within a dwell, it never left the hand: one lift, one place."""
+    layout = castle_croquetnole_layout()
+    pipe = Pipeline(mapping(), layout, SIZE, 30.0)
+    pipe.tracker = Tracker(start_spots(layout), 0.0)
+    pipe.placed = [Placed("moons", 1.7667, 1.8667, 1.9, (1.14, -211.9), (1.91, -217.24)),
+                   Placed("moons", 1.9667, 2.1333, 2.7333, (4.45, -216.75), (99.85, -199.89))]
+    got = [e for e in pipe._close(3.2) if e.type != "settled"]
+    assert [(e.type, e.t) for e in got] == [("lift", 1.7667), ("place", 2.7333)]
+    assert got[1].at == (99.85, -199.89)
+
+
 def test_a_coin_put_down_and_at_rest_then_flicked_from_under_the_fingers_is_a_place_and_a_flick(
 ) -> None:
     """Moons, carried to (100, -200) and seen at rest there for 1.7 s while the hand stayed
