@@ -480,6 +480,7 @@ class Pipeline:
 
     def _close(self, t: float) -> list[ev.Event]:
         """Reconstruct every flick since the last closed one."""
+        self._uncrossed()
         lo = self.closed_until - self.config.history_s
         recent = {c: [o for o in obs if o[0] >= lo] for c, obs in self.tracks.items()}
         windows = [w for w in find_windows(recent, 1.0 / self.fps, self.config.noise_mm,
@@ -562,6 +563,27 @@ class Pipeline:
         rather than put down there (at rest where it was seen again)?"""
         return any(t_back < o[0] <= t_back + SLID_AFTER_S
                    and math.dist(o[1:], back_mm) > SLID_AFTER_MM for o in self.tracks[coin])
+
+    def _uncrossed(self) -> None:
+        """Two coins back from under a hand, each where the other was hidden, had their
+        names crossed before it hid them, and the tracker told them apart by their looks
+        as they came back: their sightings from when they came closest (`exchange_time`)
+        to the hiding are exchanged, and neither was moved under the hand (capture at look
+        218: guard 2 stopped by the Moons it struck took Moons' blob sliding on for four
+        frames; a flick of Moons, a contact and a hit by 2 were invented)."""
+        for i, a in enumerate(self.placed):
+            b = next((b for b in self.placed[i + 1:] if b.coin != a.coin
+                      and math.dist(a.to_mm, b.from_mm) < PLACE_MOVE_MM
+                      and math.dist(b.to_mm, a.from_mm) < PLACE_MOVE_MM
+                      and a.t_hid < b.t_back and b.t_hid < a.t_back), None)
+            if b is None:
+                continue
+            since = exchange_time(self.tracks[a.coin], self.tracks[b.coin], self.closed_until)
+            self.tracks[a.coin], self.tracks[b.coin] = exchange_after(
+                self.tracks[a.coin], self.tracks[b.coin], since, lambda o: o[0],
+                until=min(a.t_hid, b.t_hid))
+            self.placed = [m for m in self.placed if m is not a and m is not b]
+            return self._uncrossed()  # (the list changed under the loop)
 
     def _reidentify(self) -> None:
         """Give back their names to coins that exchanged them in this flick (`reidentify`),

@@ -105,8 +105,11 @@ def exchange_time(a: Sequence[tuple[float, float, float]],
     return when
 
 
-def exchange_after(a: Sequence[T], b: Sequence[T], since: float, t: Callable[[T], float]
-                   ) -> tuple[list[T], list[T]]:
-    """Two coins' observations with those after `since` (by `t`) exchanged."""
-    return ([o for o in a if t(o) <= since] + [o for o in b if t(o) > since],
-            [o for o in b if t(o) <= since] + [o for o in a if t(o) > since])
+def exchange_after(a: Sequence[T], b: Sequence[T], since: float, t: Callable[[T], float],
+                   until: float = math.inf) -> tuple[list[T], list[T]]:
+    """Two coins' observations with those after `since` (by `t`), up to `until`, exchanged."""
+    def swapped(o: T) -> bool:
+        return since < t(o) <= until
+
+    return (sorted([o for o in a if not swapped(o)] + [o for o in b if swapped(o)], key=t),
+            sorted([o for o in b if not swapped(o)] + [o for o in a if swapped(o)], key=t))

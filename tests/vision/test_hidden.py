@@ -445,6 +445,30 @@ def test_a_coin_put_back_and_moved_again_by_the_same_hand_is_one_place() -> None
     assert got[0].evidence == {"hidden_from": 2.2, "hidden_until": 4.067}
 
 
+def test_two_coins_back_from_under_a_hand_each_where_the_other_hid_had_their_names_crossed(
+) -> None:
+    """Capture at look 218: guard 2 strikes Moons, stops on the spot (-119, 128), and took
+    Moons' blob sliding on while Moons took 2's; a hand then hid both, and as they came
+    back the tracker told them apart by their looks, each where the other had been hidden.
+    Their sightings from the contact to the hiding are exchanged, and neither was moved
+    under the hand."""
+    pipe = Pipeline(mapping(), castle_croquetnole_layout(), SIZE, 30.0)
+    stop, rest = (-119.2, 127.5), (-90.3, 162.7)
+    pipe.tracks = {
+        "2": [(12.0, -153.2, 106.9), (12.033, -135.4, 118.6), (12.067, -117.7, 129.6),
+              (12.1, -94.5, 149.5), (12.133, -86.1, 156.6), (12.2, -89.4, 164.5),
+              (12.5, *stop)],
+        "moons": [(12.0, -105.6, 140.4), (12.033, -105.6, 140.4), (12.1, *stop),
+                  (12.133, *stop), (12.2, *stop), (12.5, *rest)]}
+    pipe.placed = [Placed("moons", 12.2, 12.47, 12.5, stop, rest),
+                   Placed("2", 12.2, 12.47, 12.5, (-89.4, 164.5), stop)]
+    pipe._uncrossed()
+    assert pipe.placed == []
+    assert [o[1:] for o in pipe.tracks["moons"]] == [
+        (-105.6, 140.4), (-105.6, 140.4), (-94.5, 149.5), (-86.1, 156.6), (-89.4, 164.5), rest]
+    assert [o[1:] for o in pipe.tracks["2"]][-5:] == [(-117.7, 129.6), stop, stop, stop, stop]
+
+
 def test_a_coin_seen_in_the_grasping_fingers_then_carried_off_is_one_lift_and_place() -> None:
     """Moons (tower hit at look 236), hidden by the hand come to lift it, shows for a frame
     7 mm off in the grasping fingers, then is carried to (100, -200): "back" 0.13 s after
