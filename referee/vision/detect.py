@@ -1086,11 +1086,12 @@ class CoinDetector:
         difference: a sleeve near the cloth's colour, tinted here and there, would break into
         pieces a coin could take (strike at look 111)."""
         hands = np.zeros(tinted.shape, np.uint8)
-        if np.count_nonzero(tinted) < self.config.hand_area_coins * self.coin_area_px:
+        least = self.config.hand_area_coins * self.coin_area_px
+        if np.count_nonzero(tinted) < least:
             return hands
         _, labels, stats, _ = cv2.connectedComponentsWithStats(tinted.view(np.uint8),
                                                                connectivity=8)
-        big = stats[:, cv2.CC_STAT_AREA] >= self.config.hand_area_coins * self.coin_area_px
+        big = stats[:, cv2.CC_STAT_AREA] >= least
         big[0] = False
         if big.any():
             hands[big[labels]] = 255

@@ -571,19 +571,19 @@ class Pipeline:
         to the hiding are exchanged, and neither was moved under the hand (capture at look
         218: guard 2 stopped by the Moons it struck took Moons' blob sliding on for four
         frames; a flick of Moons, a contact and a hit by 2 were invented)."""
-        for i, a in enumerate(self.placed):
-            b = next((b for b in self.placed[i + 1:] if b.coin != a.coin
-                      and math.dist(a.to_mm, b.from_mm) < PLACE_MOVE_MM
-                      and math.dist(b.to_mm, a.from_mm) < PLACE_MOVE_MM
-                      and a.t_hid < b.t_back and b.t_hid < a.t_back), None)
-            if b is None:
-                continue
+        def crossed(a: Placed, b: Placed) -> bool:
+            return (a.coin != b.coin and a.t_hid < b.t_back and b.t_hid < a.t_back
+                    and math.dist(a.to_mm, b.from_mm) < PLACE_MOVE_MM
+                    and math.dist(b.to_mm, a.from_mm) < PLACE_MOVE_MM)
+
+        while pair := next(((a, b) for i, a in enumerate(self.placed)
+                            for b in self.placed[i + 1:] if crossed(a, b)), None):
+            a, b = pair
             since = exchange_time(self.tracks[a.coin], self.tracks[b.coin], self.closed_until)
             self.tracks[a.coin], self.tracks[b.coin] = exchange_after(
                 self.tracks[a.coin], self.tracks[b.coin], since, lambda o: o[0],
                 until=min(a.t_hid, b.t_hid))
             self.placed = [m for m in self.placed if m is not a and m is not b]
-            return self._uncrossed()  # (the list changed under the loop)
 
     def _reidentify(self) -> None:
         """Give back their names to coins that exchanged them in this flick (`reidentify`),
