@@ -42,6 +42,9 @@ if TYPE_CHECKING:
 
 PLACE_MOVE_MM = 5.0
 """A coin that reappears this far from where a hand hid it was moved (flicked or carried)."""
+STRUCK_GAP_MM = 3.0
+"""A coin that began to move this near (beyond a diameter) to where a coin flicked unseen
+came back was struck by it (`_struck_then`)."""
 SLID_AFTER_S = 0.2
 SLID_AFTER_MM = 3.0
 """A coin seen again that moves this far from there within SLID_AFTER_S was still sliding:
@@ -512,7 +515,9 @@ class Pipeline:
                     flicked_here or self._slid_after(coin, t_back, p)):
                 continue  # flicked from under the fingertip, back at once or seen sliding
             if flicked_here:
-                hidden[coin] = hidden_slide(moved, self.config.decel_mm_s2)
+                hidden[coin] = hidden_slide(moved, self.config.decel_mm_s2,
+                                            _struck_then(windows, moved, self.layout.coin_mm,
+                                                         1.0 / self.fps))
                 hidden_when[coin] = (t_hid, t_back)
                 continue
             if spans:  # carried: its two places are no slide (put on a tower, look 106)
@@ -755,20 +760,41 @@ def flicked_unseen(moved: Placed, layout: Layout, decel: float) -> bool:
             and (slide_s <= hidden_s or hidden_s < QUICKEST_CARRY_S))
 
 
-def hidden_slide(moved: Placed, decel: float) -> Motion:
+def hidden_slide(moved: Placed, decel: float, cut_at: float | None = None) -> Motion:
     """The one slide that takes a coin from where a hand hid it to where it came back, at
     μg: its path is exact (straight, slowing at `decel`), its time only known to lie in the
     hidden interval.  It is put at the latest start the evidence allows: no later than the
     hand left the coin's place (the finger was at the coin), and early enough to stop by the
     time the coin was seen again.  A player aims with a fingertip at the coin, for as long
-    as he likes, and the flick ends the aim."""
+    as he likes, and the flick ends the aim.  Where a coin beside where it came back began
+    to move at `cut_at`, before that slide would stop, the slide struck it then and stopped
+    short (capture at look 245: guard 2, hidden all the way to Moons, arrived after Moons
+    had left, and Moons read as flicked out of turn)."""
     d = math.dist(moved.from_mm, moved.to_mm)
     duration = stop_seconds(d, decel)
     v0 = decel * duration
     t0 = max(moved.t_hid, min(moved.t_freed, moved.t_back - duration))
     u = ((moved.to_mm[0] - moved.from_mm[0]) / d, (moved.to_mm[1] - moved.from_mm[1]) / d)
+    if cut_at is not None and t0 < cut_at < t0 + duration:
+        # Stopped short by what it struck: there at `cut_at`, still moving.
+        t_hit = cut_at - t0
+        v0 = d / t_hit + 0.5 * decel * t_hit
+        slide = Slide(t0, moved.from_mm, (v0 * u[0], v0 * u[1]), decel, cut_at)
+        return Motion(moved.coin, [slide, Slide(cut_at, moved.to_mm, (0.0, 0.0), decel, cut_at)],
+                      moved.from_mm, moved.to_mm, unseen=True)
     slide = Slide(t0, moved.from_mm, (v0 * u[0], v0 * u[1]), decel, t0 + duration)
     return Motion(moved.coin, [slide], moved.from_mm, moved.to_mm, unseen=True)
+
+
+def _struck_then(windows: list[FlickWindow], moved: Placed, coin_mm: float,
+                 frame_dt: float) -> float | None:
+    """When a coin resting beside where a coin flicked unseen came back (touching it, a
+    diameter and STRUCK_GAP_MM apart) began to move while that coin was hidden (None: no
+    such coin): what that coin struck."""
+    starts = [m.t_start for w in windows for c, m in w.motions.items()
+              if c != moved.coin and moved.t_hid < m.t_start <= moved.t_back + frame_dt
+              and math.dist(m.start_mm, moved.to_mm) <= coin_mm + STRUCK_GAP_MM]
+    return min(starts, default=None)
 
 
 def _struck_unseen(event: ev.Event, contacts: list[ev.Contact],

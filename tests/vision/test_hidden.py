@@ -15,6 +15,7 @@ from referee.vision.pipeline import (
     Pipeline,
     Placed,
     _at_rest_on_towers,
+    _struck_then,
     _without_drags,
     flicked_unseen,
     hidden_slide,
@@ -62,6 +63,30 @@ def test_a_flick_under_the_fingers_starts_no_later_than_the_hand_left_the_coin()
                    to_mm=(3.0, 4.0))
     (slide,) = hidden_slide(moved, DECEL).slides
     assert math.isclose(slide.t0, 7.1)
+
+
+def test_a_slide_under_the_fingers_that_struck_a_coin_stops_short_when_that_coin_left() -> None:
+    """Capture at look 245: guard 2 flicked under the hand at 11.9 s, back 0.2 s later on
+    the spot beside Moons (157.8 mm on: a free slide there takes 0.33 s), and Moons began
+    to move at 12.097 s.  The slide struck Moons then, still moving at about 0.5 m/s, and
+    stopped short; the contact is found, and Moons' move is the strike's."""
+    moved = Placed("2", t_hid=11.9, t_freed=11.93, t_back=12.1, from_mm=(-254.0, 44.5),
+                   to_mm=(-120.1, 128.0))
+    motion = hidden_slide(moved, DECEL, cut_at=12.097)
+    assert motion.breaks() == [12.097]
+    assert np.allclose(motion.position(12.097), moved.to_mm, atol=1e-6)
+    assert np.allclose(motion.position(13.0), moved.to_mm, atol=1e-6)
+    assert 450.0 < float(np.hypot(*motion.slides[0].velocity(12.09))) < 550.0
+    layout = castle_croquetnole_layout()
+    window = FlickWindow({"moons": Motion("moons", [Slide(12.097, (-105.6, 140.1),
+                                                            (353.0, 294.0), DECEL, 12.3)],
+                                          (-105.6, 140.1), (-90.4, 162.5))},
+                         {}, 1 / 30, 0.8, 12.5)
+    assert _struck_then([window], moved, layout.coin_mm, 1 / 30) == 12.097
+    far = replace(moved, to_mm=(-150.0, 110.0))
+    assert _struck_then([window], far, layout.coin_mm, 1 / 30) is None
+    # Struck after it would have stopped on its own: no cut, the free slide.
+    assert len(hidden_slide(moved, DECEL, cut_at=12.5).slides) == 1
 
 
 def test_a_coin_back_as_soon_as_the_hand_left_was_flicked_however_long_it_was_hidden() -> None:
