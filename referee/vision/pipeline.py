@@ -632,8 +632,9 @@ class Pipeline:
     def placed_mm(self, t: float) -> dict[str, tuple[float, float]]:
         """Where the referee places each coin on the table after the frame at `t`: the
         tracker's position of every coin seen then, under a hand, or missed for less than
-        MISSED_S; not a coin whose place shows empty, nor one that left the table (one
-        that slid over the edge is left out at once, before its flick closes)."""
+        MISSED_S; not a coin whose place shows empty once a hand has been over it
+        (`_untouched`), nor one that left the table (one that slid over the edge is left out
+        at once, before its flick closes)."""
         if self.tracker is None:
             return {}
         return {c: track.position_mm for c, track in self.tracker.tracks.items()
