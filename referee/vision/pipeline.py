@@ -515,9 +515,10 @@ class Pipeline:
                     flicked_here or self._slid_after(coin, t_back, p)):
                 continue  # flicked from under the fingertip, back at once or seen sliding
             if flicked_here:
+                rest = self.tracks[coin][-1][1:] if self._slid_after(coin, t_back, p) else None
                 hidden[coin] = hidden_slide(moved, self.config.decel_mm_s2,
                                             _struck_then(windows, moved, self.layout.coin_mm,
-                                                         1.0 / self.fps))
+                                                         1.0 / self.fps), rest)
                 hidden_when[coin] = (t_hid, t_back)
                 continue
             if spans:  # carried: its two places are no slide (put on a tower, look 106)
@@ -761,7 +762,8 @@ def flicked_unseen(moved: Placed, layout: Layout, decel: float) -> bool:
             and (slide_s <= hidden_s or hidden_s < QUICKEST_CARRY_S))
 
 
-def hidden_slide(moved: Placed, decel: float, cut_at: float | None = None) -> Motion:
+def hidden_slide(moved: Placed, decel: float, cut_at: float | None = None,
+                 rest_mm: tuple[float, float] | None = None) -> Motion:
     """The one slide that takes a coin from where a hand hid it to where it came back, at
     μg: its path is exact (straight, slowing at `decel`), its time only known to lie in the
     hidden interval.  It is put at the latest start the evidence allows: no later than the
@@ -770,7 +772,20 @@ def hidden_slide(moved: Placed, decel: float, cut_at: float | None = None) -> Mo
     as he likes, and the flick ends the aim.  Where a coin beside where it came back began
     to move at `cut_at`, before that slide would stop, the slide struck it then and stopped
     short (capture at look 245: guard 2, hidden all the way to Moons, arrived after Moons
-    had left, and Moons read as flicked out of turn)."""
+    had left, and Moons read as flicked out of turn).  One seen again still sliding, to
+    come to rest at `rest_mm`, was there at the time it was seen: that times the slide
+    (the demo game's Moons at 74.7 s, back 0.13 s into a slide of 0.2 s, was put 52 ms
+    early by a slide ending as it was seen again)."""
+    if rest_mm is not None and math.dist(moved.from_mm, rest_mm) > \
+            math.dist(moved.from_mm, moved.to_mm):
+        whole = stop_seconds(math.dist(moved.from_mm, rest_mm), decel)
+        left = stop_seconds(math.dist(moved.to_mm, rest_mm), decel)  # still to go
+        t0 = min(max(moved.t_hid, moved.t_back - (whole - left)), moved.t_back)
+        d = math.dist(moved.from_mm, rest_mm)
+        u = ((rest_mm[0] - moved.from_mm[0]) / d, (rest_mm[1] - moved.from_mm[1]) / d)
+        v0 = decel * whole
+        slide = Slide(t0, moved.from_mm, (v0 * u[0], v0 * u[1]), decel, t0 + whole)
+        return Motion(moved.coin, [slide], moved.from_mm, rest_mm, unseen=True)
     d = math.dist(moved.from_mm, moved.to_mm)
     duration = stop_seconds(d, decel)
     v0 = decel * duration

@@ -89,6 +89,20 @@ def test_a_slide_under_the_fingers_that_struck_a_coin_stops_short_when_that_coin
     assert len(hidden_slide(moved, DECEL, cut_at=12.5).slides) == 1
 
 
+def test_a_flick_under_the_fingers_seen_still_sliding_is_timed_by_where_it_comes_to_rest(
+) -> None:
+    """The demo game's Moons at 74.7 s: hidden from 74.533 s, seen again at 74.833 s 50 mm
+    on, still sliding, to rest 56 mm on.  A free slide over 56 mm passes 50 mm 0.132 s in:
+    it started at 74.70 s, not at the latest start of a slide ending as it was seen."""
+    moved = Placed("moons", t_hid=74.5333, t_freed=74.8, t_back=74.8333,
+                   from_mm=(-11.27, 42.11), to_mm=(20.41, 3.0))
+    motion = hidden_slide(moved, DECEL, rest_mm=(23.95, -1.70))
+    assert motion.t_start == pytest.approx(74.70, abs=0.005)
+    assert motion.end_mm == (23.95, -1.70)
+    assert np.allclose(motion.position(80.0), (23.95, -1.70), atol=1e-6)
+    assert float(np.hypot(*(motion.position(74.8333) - moved.to_mm))) < 1.0
+
+
 def test_a_coin_back_as_soon_as_the_hand_left_was_flicked_however_long_it_was_hidden() -> None:
     layout = castle_croquetnole_layout()
     aimed_long = Placed("crowns", t_hid=37.57, t_freed=38.1, t_back=38.23,
