@@ -53,7 +53,9 @@ SHADOW_TINT = 0.08
 than this share from k times the table's (a hand of the cloth's hue but another tint: look
 230, a brown hand on brown cloth, strays 0.13 in blue and red; shadows 0.01)."""
 SHADOW_TINT_PX = 16
+"""The side of the blocks the tint is averaged over (a hand is many times wider)..."""
 TINT_STRIDE = 4
+"""...read on every this-many-th pixel of every this-many-th row (quick, and enough)."""
 SHADOW_TINT_LEVELS = 2.0
 """...beyond this many levels (a shadow on dark cloth strays 2 levels in one channel)."""
 LOOSE_SHADOW_SPREAD = 0.08
@@ -1029,7 +1031,7 @@ class CoinDetector:
         `tinted`: hands that read as shadows (`_tinted_hands`, full resolution), seeds too."""
         hands = np.zeros(full_diff.shape, np.uint8)
         seeds = np.zeros(diff.shape, np.uint8)
-        big_area = self.config.hand_area_coins * self.coin_area_px / HALF ** 2
+        big_area = self._hand_area_px / HALF ** 2
         coin_sized = EDGE_COIN_AREAS * self.coin_area_px / HALF ** 2
         off_pieces = PIECE_CHANGE_COINS * self.coin_area_px / HALF ** 2
         for k in range(1, len(stats)):
@@ -1052,7 +1054,7 @@ class CoinDetector:
             if big or (blob & ~inside[y:y + h, x:x + w]).sum() > 0.3 * blob.sum():
                 seeds[y:y + h, x:x + w][blob] = 255
         tinted_half = None
-        if tinted is not None and tinted.any():
+        if tinted is not None:
             tinted_half = _max_pool(tinted)
             seeds |= tinted_half
         if not seeds.any():
@@ -1079,23 +1081,26 @@ class CoinDetector:
         hands[box] = _labelled(grown_full, count, seeds_full)
         return hands
 
-    def _tinted_hands(self, tinted: np.ndarray) -> np.ndarray:
-        """Hands that read as shadows (255): a hand's area of "shadow" tinted otherwise than
-        the table (a brown hand on brown cloth, look 230: no hand was seen, a coin it lifted
-        vanished, and a lift and a place read as a flick).  Their pixels stay shadows in the
-        difference: a sleeve near the cloth's colour, tinted here and there, would break into
-        pieces a coin could take (strike at look 111)."""
-        hands = np.zeros(tinted.shape, np.uint8)
-        least = self.config.hand_area_coins * self.coin_area_px
-        if np.count_nonzero(tinted) < least:
-            return hands
+    def _tinted_hands(self, tinted: np.ndarray) -> np.ndarray | None:
+        """Hands that read as shadows (255; None: none): a hand's area of "shadow" tinted
+        otherwise than the table (a brown hand on brown cloth, look 230: no hand was seen, a
+        coin it lifted vanished, and a lift and a place read as a flick).  Their pixels stay
+        shadows in the difference: a sleeve near the cloth's colour, tinted here and there,
+        would break into pieces a coin could take (strike at look 111)."""
+        if np.count_nonzero(tinted) < self._hand_area_px:
+            return None
         _, labels, stats, _ = cv2.connectedComponentsWithStats(tinted.view(np.uint8),
                                                                connectivity=8)
-        big = stats[:, cv2.CC_STAT_AREA] >= least
+        big = stats[:, cv2.CC_STAT_AREA] >= self._hand_area_px
         big[0] = False
-        if big.any():
-            hands[big[labels]] = 255
-        return hands
+        if not big.any():
+            return None
+        return big[labels].view(np.uint8) * np.uint8(255)
+
+    @property
+    def _hand_area_px(self) -> float:
+        """A hand's least area (pixels): `hand_area_coins` coins."""
+        return self.config.hand_area_coins * self.coin_area_px
 
     def _streak(self, blob: np.ndarray) -> bool:
         """Is a big half-resolution blob a coin's streak: a solid bar no wider than a coin?
@@ -1321,7 +1326,7 @@ class CoinDetector:
         for c in range(3):
             fits &= np.abs(f[c] - k * b[c]) <= 6.0 + spread * b[c]
         shadow.reshape(-1)[at[fits]] = True
-        if np.count_nonzero(fits) < self.config.hand_area_coins * self.coin_area_px:
+        if np.count_nonzero(fits) < self._hand_area_px:
             return shadow, None  # less than a hand
         return shadow, _tinted(shadow, crop, bg)
 

@@ -511,14 +511,14 @@ class Pipeline:
                 continue
             spans = any(c == coin and t_hid - 0.5 <= tf <= t_back + 0.5 for c, tf in flicked)
             flicked_here = flicked_unseen(moved, self.layout, self.config.decel_mm_s2)
-            if spans and on is None and (
-                    flicked_here or self._slid_after(coin, t_back, p)):
+            slid = self._slid_after(coin, t_back, p)
+            if spans and on is None and (flicked_here or slid):
                 continue  # flicked from under the fingertip, back at once or seen sliding
             if flicked_here:
-                rest = self.tracks[coin][-1][1:] if self._slid_after(coin, t_back, p) else None
                 hidden[coin] = hidden_slide(moved, self.config.decel_mm_s2,
                                             _struck_then(windows, moved, self.layout.coin_mm,
-                                                         1.0 / self.fps), rest)
+                                                         1.0 / self.fps),
+                                            self.tracks[coin][-1][1:] if slid else None)
                 hidden_when[coin] = (t_hid, t_back)
                 continue
             if spans:  # carried: its two places are no slide (put on a tower, look 106)
