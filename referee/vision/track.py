@@ -122,6 +122,10 @@ REST_STEP_MM = 2.0
 """Two sightings this close, the last sharp: the coin was at rest (`_resting`)."""
 RESTING_MM_S = 30.0
 """A coin slower than this is at rest (the pipeline's threshold for activity too)."""
+TOUCHING = 1.5
+TOUCHING_S = 0.05
+"""Two coins last seen within TOUCHING diameters of each other, both in the last TOUCHING_S,
+one moving, may show next as one blob between them (`_touching`)."""
 RELAUNCH_S = 0.35
 """A lost slide is a coin's only if it began this soon after the coin was last at rest."""
 RETURN_S = 0.4
@@ -236,8 +240,10 @@ class Tracker:
         unlike = np.zeros(n, bool)
         if n and coins:
             resting = self._resting(coins)
-            stops = self._stops(t, coins, 2.0 * float(detections.radius_mm.max()), resting)
-            barred = fingered | _merged(detections, stops)  # (no coin takes these)
+            diameter = 2.0 * float(detections.radius_mm.max())
+            stops = self._stops(t, coins, diameter, resting)
+            barred = (fingered | _merged(detections, stops)  # (no coin takes these)
+                      | _merged(detections, self._touching(t, coins, diameter)))
             cost = np.full((len(coins), n), UNMATCHED)
             for i, coin in enumerate(coins):
                 if self.tracks[coin].vague(t) or coin in held:
@@ -433,6 +439,24 @@ class Tracker:
             if best is not None:
                 stops[coin] = (start + best[0] * u, best[1])
         return stops
+
+    def _touching(self, t: float, coins: list[str], diameter: float
+                  ) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+        """Pairs of coins last seen together a moment ago, touching and one moving (the
+        two ends of `_merged`'s blob): a coin struck into a tower comes back onto its
+        striker, and the two read as one streak between them (strike at look 252: taken for
+        the striker, it invented a second contact and a bounce)."""
+        recent = [c for c in coins if self.tracks[c].observations and
+                  t - self.tracks[c].last_seen < TOUCHING_S]
+        pairs: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        for k, a in enumerate(recent):
+            pa = np.asarray(self.tracks[a].observations[-1].center_mm)
+            for b in recent[k + 1:]:
+                pb = np.asarray(self.tracks[b].observations[-1].center_mm)
+                moving = max(self.tracks[a].speed_mm_s, self.tracks[b].speed_mm_s)
+                if moving >= RESTING_MM_S and np.hypot(*(pa - pb)) < TOUCHING * diameter:
+                    pairs[f"{a}|{b}"] = (pa, pb)
+        return pairs
 
     def exchange(self, a: str, b: str, since: float) -> None:
         """Give coins `a` and `b` each other's belief and their observations after `since`:

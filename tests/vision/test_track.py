@@ -175,6 +175,21 @@ def test_a_striker_merged_in_one_blob_with_the_coin_it_meets_is_neither() -> Non
     assert tracker.update(7 * dt, seen((-19.0, 0.0), (12.0, 0.0))) == {"two": 0, "moons": 1}
 
 
+def test_two_coins_seen_touching_then_as_one_blob_between_them_are_neither() -> None:
+    """Strike at look 252: Moons strikes Crowns, which hits a tower and comes back onto it;
+    the frame after they were seen touching, one streak lies between them.  Moons took it
+    (12 mm forward and back again: an invented second contact and a bounce); neither does."""
+    dt = 1 / 30
+    tracker = Tracker({"moons": (0.0, 90.0), "crowns": (0.0, 209.6)}, 0.0, MotionModel())
+    for k, y in enumerate((90.0, 129.0, 165.0), start=1):
+        tracker.update(k * dt, seen((0.0, y), (0.0, 209.6)))
+    tracker.update(4 * dt, seen((0.0, 188.4), (0.0, 212.5)))
+    merged = Detections(np.array([[0.2, 200.0]]), np.array([RADIUS]), np.array([27.4]),
+                        np.array([[0.0, 1.0]]))
+    assert tracker.update(5 * dt, merged) == {}
+    assert tracker.update(6 * dt, seen((-2.6, 175.3), (1.2, 209.1))) == {"moons": 0, "crowns": 1}
+
+
 def test_a_coin_put_down_is_taken_at_once_only_whole_and_with_its_own_look() -> None:
     """Tower-hit at look 105: a hand carries Moons 100 mm and puts it down; the first frame
     it shows clear of the finger it is taken, if whole and within 0.03 of its own look (an
