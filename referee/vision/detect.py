@@ -318,6 +318,8 @@ class CoinDetector:
         self.background: np.ndarray | None = None
         self._background_u8 = np.zeros((*self.table_mask.shape, 3), np.uint8)
         self._saturated = np.zeros_like(self._background_u8)
+        self._paper = np.zeros(self.table_mask.shape, bool)
+        """True where the empty table is white paper (a tile's face: `_paper`)."""
         """255 where a channel of the empty table is clipped at white: its true value is
         unknown, so when the exposure falls it may stay white (only darker is a change)."""
         self._exposure: tuple[tuple[float, float, float], np.ndarray] | None = None
@@ -666,7 +668,7 @@ class CoinDetector:
             for streak_box, dark, change in streaks:
                 full_diff[streak_box][dark] = change[dark]
             diff = _max_pool(full_diff)
-        to_hand = self._to_hand(hands)
+        to_hand = self._to_hand(self._bridged(hands, shadow, box))
         hand_look = _mean_look(crop, hands, gain) if to_hand is not None else None
         # Candidates for coins: the change closed but not opened (at half resolution the
         # opening would erase a coin that shows only in part, e.g. half taken for shadow);
@@ -984,6 +986,20 @@ class CoinDetector:
             return None  # the cloth (in shade), not the coin
         return colour
 
+    def _bridged(self, hands: np.ndarray, shadow: np.ndarray, box: tuple[slice, slice]
+                 ) -> np.ndarray:
+        """The hands and the "shadows" on white paper joined to them, whose reach a blob
+        is within: a pale finger over a tile's white face dims it every channel alike,
+        within the noise, and reads as its shadow, cutting the fingertip off its hand
+        (gate-run at look 255: the fingertip beyond the tile, beside Moons, was taken for
+        Moons flicked into a tower)."""
+        over = shadow & self._paper[box]
+        if not over.any() or not hands.any():
+            return hands
+        joined = hands | over.view(np.uint8)
+        count, labels = cv2.connectedComponents(joined, connectivity=8, ltype=cv2.CV_16U)
+        return _labelled(labels, count, hands)
+
     def _to_hand(self, hands: np.ndarray) -> tuple[tuple[int, int], np.ndarray] | None:
         """Distance (px) to the nearest hand pixel, in the hands' box widened by the
         farthest reach that matters (a fingertip's, a coin's padding): there it is what a
@@ -1255,9 +1271,11 @@ class CoinDetector:
             self._background_u8 = background_u8
             self._exposure = None
             self._saturated = cv2.compare(background_u8, SATURATED, cv2.CMP_GE)
+            self._paper = _paper(background_u8)
             return
         self._background_u8[box] = background_u8
         self._saturated[box] = cv2.compare(background_u8, SATURATED, cv2.CMP_GE)
+        self._paper[box] = _paper(background_u8)
         if self._exposure is not None:
             self._exposure[1][box] = _scaled(background_u8, self._exposure[0])
 
@@ -1976,6 +1994,12 @@ def _touched(others: np.ndarray, x: int, y: int, part: np.ndarray) -> bool:
     within = np.zeros_like(near)
     within[y - y0:y - y0 + h, x - x0:x - x0 + w] = part
     return bool((cv2.dilate(near, None, iterations=2) & within).any())
+
+
+def _paper(empty: np.ndarray) -> np.ndarray:
+    """Where the empty table (8-bit BGR) is white paper: its channels' mean over
+    PAPER_LEVEL."""
+    return cv2.transform(empty, np.full((1, 3), 1.0 / 3.0)) > PAPER_LEVEL
 
 
 def _labelled(labels: np.ndarray, count: int, under: np.ndarray) -> np.ndarray:

@@ -1039,3 +1039,26 @@ def test_a_sleeve_of_the_cloth_s_colour_over_a_tower_is_a_hand_and_a_knock_is_no
         assert not [p for p in found.center_mm
                     if max(abs(p[0] - tower.center_mm[0]), abs(p[1] - tower.center_mm[1]))
                     < tower.size_mm / 2]
+
+
+def test_a_pale_finger_across_a_white_tile_stays_one_hand_with_its_tip() -> None:
+    """A pale finger over a tower's white top dims it every channel alike within the noise
+    and reads as its shadow, cutting the fingertip beyond the tile off its hand (gate-run at
+    look 255: the tip, beside Moons, was taken for Moons flicked into the tower).  The
+    shadow on paper joined to the hand carries its reach: the tip is a fingertip, no coin."""
+    spots = start_spots(LAYOUT)
+    coins = {p: LIGHT_COIN for c, p in spots.items() if c != "moons"}
+    det = CoinDetector(mapping(), LAYOUT, SIZE)
+    det.learn_empty_table(with_towers(frame(coins, 0)), coins)
+    tower = LAYOUT.pieces["tower-1"]
+    tip = (tower.center_mm[0], tower.center_mm[1] + tower.size_mm / 2 + 17.0)
+    image = with_finger(with_towers(frame(coins, 1)), tip)
+    (x0, y0), (x1, y1) = np.round(mapping().to_pixels(np.array(
+        [[tip[0] - 10.0, tower.center_mm[1] - 25.4], [tip[0] + 10.0, tower.center_mm[1] + 25.4]
+         ]))).astype(int)
+    lo_y, hi_y = sorted((y0, y1))
+    image[lo_y:hi_y, x0:x1] = (205, 222, 240)  # pale skin on white: a "shadow", k = 0.94
+    found, hands = det.detect(image)
+    assert hands.any()
+    assert nearest(found.center_mm, (tip[0], tip[1] - 8.5)) > LAYOUT.coin_mm
+    assert len(found) == len(coins)
