@@ -318,10 +318,10 @@ class CoinDetector:
         self.background: np.ndarray | None = None
         self._background_u8 = np.zeros((*self.table_mask.shape, 3), np.uint8)
         self._saturated = np.zeros_like(self._background_u8)
-        self._paper = np.zeros(self.table_mask.shape, bool)
-        """True where the empty table is white paper (a tile's face: `_paper`)."""
         """255 where a channel of the empty table is clipped at white: its true value is
         unknown, so when the exposure falls it may stay white (only darker is a change)."""
+        self._paper = np.zeros(self.table_mask.shape, bool)
+        """True where the empty table is white paper (a tile's face: `_paper`)."""
         self._exposure: tuple[tuple[float, float, float], np.ndarray] | None = None
         """The gain in use, and the empty table scaled by it."""
         self._frames = 0

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -242,8 +242,8 @@ class Tracker:
             resting = self._resting(coins)
             diameter = 2.0 * float(detections.radius_mm.max())
             stops = self._stops(t, coins, diameter, resting)
-            barred = (fingered | _merged(detections, stops)  # (no coin takes these)
-                      | _merged(detections, self._touching(t, coins, diameter)))
+            pairs = [*stops.values(), *self._touching(t, coins, diameter)]
+            barred = fingered | _merged(detections, pairs)  # (no coin takes these)
             cost = np.full((len(coins), n), UNMATCHED)
             for i, coin in enumerate(coins):
                 if self.tracks[coin].vague(t) or coin in held:
@@ -441,22 +441,20 @@ class Tracker:
         return stops
 
     def _touching(self, t: float, coins: list[str], diameter: float
-                  ) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-        """Pairs of coins last seen together a moment ago, touching and one moving (the
-        two ends of `_merged`'s blob): a coin struck into a tower comes back onto its
+                  ) -> list[tuple[np.ndarray, np.ndarray]]:
+        """Where pairs of coins were last seen a moment ago, touching and one moving (the
+        two ends of a `_merged` blob): a coin struck into a tower comes back onto its
         striker, and the two read as one streak between them (strike at look 252: taken for
         the striker, it invented a second contact and a bounce)."""
-        recent = [c for c in coins if self.tracks[c].observations and
-                  t - self.tracks[c].last_seen < TOUCHING_S]
-        pairs: dict[str, tuple[np.ndarray, np.ndarray]] = {}
-        for k, a in enumerate(recent):
-            pa = np.asarray(self.tracks[a].observations[-1].center_mm)
-            for b in recent[k + 1:]:
-                pb = np.asarray(self.tracks[b].observations[-1].center_mm)
-                moving = max(self.tracks[a].speed_mm_s, self.tracks[b].speed_mm_s)
-                if moving >= RESTING_MM_S and np.hypot(*(pa - pb)) < TOUCHING * diameter:
-                    pairs[f"{a}|{b}"] = (pa, pb)
-        return pairs
+        recent = [self.tracks[c] for c in coins
+                  if self.tracks[c].observations and t - self.tracks[c].last_seen < TOUCHING_S]
+        moving = np.array([track.speed_mm_s >= RESTING_MM_S for track in recent], bool)
+        if not moving.any() or len(recent) < 2:
+            return []
+        ends = np.array([track.observations[-1].center_mm for track in recent], float)
+        gap = np.hypot(*(ends[:, None, :] - ends[None, :, :]).transpose(2, 0, 1))
+        close = np.triu((gap < TOUCHING * diameter) & (moving[:, None] | moving[None, :]), 1)
+        return [(ends[a], ends[b]) for a, b in zip(*np.nonzero(close), strict=True)]
 
     def exchange(self, a: str, b: str, since: float) -> None:
         """Give coins `a` and `b` each other's belief and their observations after `since`:
@@ -704,16 +702,16 @@ _SEGMENT_CENTRE = 2.0 / 3.0 * np.sin(_HALF_ANGLE) ** 3 / (_SEGMENT_SHARE * np.pi
 """...and how far that part's centre lies from the disc's (in radii)."""
 
 
-def _merged(detections: Detections, stops: Mapping[str, tuple[np.ndarray, np.ndarray]]
+def _merged(detections: Detections, pairs: Iterable[tuple[np.ndarray, np.ndarray]]
             ) -> set[int]:
-    """Detections that are a striking coin and the resting coin it meets in one blob: long,
-    along the striker's path, centred within half a radius of the midpoint between where
-    the striker stops and where the struck coin rests.  Neither coin is there (capture at
-    look 125: the struck coin took it, moved 9 mm toward the striker before the contact,
-    and read as flicked); both are held for that frame."""
+    """Detections that are two coins in one blob: long, along the line between where each
+    of a pair is (a striker where it stops and the resting coin it meets; two coins seen
+    touching), centred within half a radius of their midpoint.  Neither coin is there
+    (capture at look 125: the struck coin took it, moved 9 mm toward the striker before the
+    contact, and read as flicked); both are held for that frame."""
     merged: set[int] = set()
-    for stop, struck in stops.values():
-        middle, u = (stop + struck) / 2.0, struck - stop
+    for one, other in pairs:
+        middle, u = (one + other) / 2.0, other - one
         u = u / max(float(np.hypot(*u)), 1e-9)
         near = np.hypot(*(detections.center_mm - middle).T) < detections.radius_mm / 2.0
         along = np.abs(detections.streak_dir @ u) > 0.9
