@@ -121,7 +121,7 @@ class Hidden:
 
 @dataclass(frozen=True)
 class Placed:
-    """A coin seen again away from where a hand hid it."""
+    """A coin seen again away from where a hand hid it, or back after it left the table."""
 
     coin: str
     t_hid: float
@@ -294,7 +294,7 @@ class Pipeline:
             if coin in self.hidden_since:
                 hidden = self.hidden_since.pop(coin)
                 self.to_read[coin] = frame.t  # turned over, maybe, and put back now
-                if math.dist(p, hidden.from_mm) > PLACE_MOVE_MM:
+                if self._moved_unseen(coin, p, hidden):
                     self.placed.append(Placed(coin, hidden.t_hid, hidden.t_freed, frame.t,
                                               hidden.from_mm, p,
                                               self._hand_came(p, hidden.t_hid)))
@@ -500,8 +500,6 @@ class Pipeline:
         carried: set[str] = set()
         """Coins a hand carried whose two places the window took for a slide."""
         for moved in _one_hiding(self.placed, self.config.dwell_s):
-            if self._rests_where_hidden(moved):
-                continue  # first seen again in part, by the hand leaving it: never moved
             coin, t_hid, t_back, p = moved.coin, moved.t_hid, moved.t_back, moved.to_mm
             at, on = (round(p[0], 2), round(p[1], 2)), self.layout.stack_at(p)
             while_hidden = {"hidden_from": round(t_hid, 4), "hidden_until": round(t_back, 4)}
@@ -509,6 +507,8 @@ class Pipeline:
                 self.off_table.discard(coin)
                 out.append(ev.Place(round(t_back, 4), coin, at, evidence=while_hidden))
                 continue
+            if self._rests_where_hidden(moved):
+                continue  # first seen again in part, by the hand leaving it: never moved
             spans = any(c == coin and t_hid - 0.5 <= tf <= t_back + 0.5 for c, tf in flicked)
             flicked_here = flicked_unseen(moved, self.layout, self.config.decel_mm_s2)
             slid = self._slid_after(coin, t_back, p)
@@ -554,6 +554,13 @@ class Pipeline:
         for coin, obs in self.tracks.items():
             self.tracks[coin] = [o for o in obs if o[0] >= t - self.config.history_s]
         return out
+
+    def _moved_unseen(self, coin: str, back_mm: tuple[float, float], hidden: Hidden) -> bool:
+        """Was a coin seen again moved while unseen: away from where it was last seen, or
+        back on the table after it left it (put back by where it left, which may lie nearer
+        than PLACE_MOVE_MM to where it was last seen on the cloth: off-table at looks 106
+        and 107, and half the off-table clips of every set, found no place)?"""
+        return math.dist(back_mm, hidden.from_mm) > PLACE_MOVE_MM or coin in self.off_table
 
     def _rests_where_hidden(self, moved: Placed) -> bool:
         """Does a coin seen again away from where a hand hid it now rest where it hid (its

@@ -484,6 +484,23 @@ def test_a_coin_put_back_and_moved_again_by_the_same_hand_is_one_place() -> None
     assert got[0].evidence == {"hidden_from": 2.2, "hidden_until": 4.067}
 
 
+def test_a_coin_put_back_by_where_it_left_the_table_is_placed_however_near() -> None:
+    """Off-table at look 106: Arms, last seen on the cloth 2 mm from where it is put back by
+    its exit point, came back "unmoved": no place was found, in half the off-table clips of
+    every set.  Back after it left the table, a coin was put back, wherever it is."""
+    pipe = Pipeline(mapping(), castle_croquetnole_layout(), SIZE, 30.0)
+    last_seen, back = (210.4, -424.0), (210.6, -422.3)
+    hidden = Hidden(2.167, last_seen, 3.9)
+    assert not pipe._moved_unseen("arms", back, hidden)
+    pipe.off_table = {"arms"}
+    assert pipe._moved_unseen("arms", back, hidden)
+    pipe.tracks["arms"] = [(2.133, *last_seen), (4.033, *back), (4.067, *back), (4.1, *back)]
+    pipe.placed = [Placed("arms", 2.167, 3.9, 4.033, last_seen, back)]
+    got = [e for e in pipe._close(4.5) if e.type != "settled"]
+    assert [(e.type, e.coin, e.at) for e in got] == [("place", "arms", back)]
+    assert not pipe.off_table
+
+
 def test_two_coins_back_from_under_a_hand_each_where_the_other_hid_had_their_names_crossed(
 ) -> None:
     """Capture at look 218: guard 2 strikes Moons, stops on the spot (-119, 128), and took
