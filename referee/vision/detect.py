@@ -52,6 +52,9 @@ SHADOW_TINT = 0.08
 """...and, averaged over a SHADOW_TINT_PX square, no channel of a shadow strays farther
 than this share from k times the table's (a hand of the cloth's hue but another tint: look
 230, a brown hand on brown cloth, strays 0.13 in blue and red; shadows 0.01)."""
+PAPER_TINT = 0.03
+"""...and a "shadow" on white paper whose channels stray on average farther than this share
+from k times the paper's is a pale hand over it (a finger over a tile: 0.07)."""
 SHADOW_TINT_PX = 16
 """The side of the blocks the tint is averaged over (a hand is many times wider)..."""
 TINT_STRIDE = 4
@@ -668,7 +671,8 @@ class CoinDetector:
             for streak_box, dark, change in streaks:
                 full_diff[streak_box][dark] = change[dark]
             diff = _max_pool(full_diff)
-        to_hand = self._to_hand(self._bridged(hands, shadow, box))
+        to_hand = self._to_hand(self._bridged(hands, shadow, box, crop,
+                                              self._exposed(gain)[box]))
         hand_look = _mean_look(crop, hands, gain) if to_hand is not None else None
         # Candidates for coins: the change closed but not opened (at half resolution the
         # opening would erase a coin that shows only in part, e.g. half taken for shadow);
@@ -986,17 +990,32 @@ class CoinDetector:
             return None  # the cloth (in shade), not the coin
         return colour
 
-    def _bridged(self, hands: np.ndarray, shadow: np.ndarray, box: tuple[slice, slice]
-                 ) -> np.ndarray:
-        """The hands and the "shadows" on white paper joined to them, whose reach a blob
-        is within: a pale finger over a tile's white face dims it every channel alike,
-        within the noise, and reads as its shadow, cutting the fingertip off its hand
-        (gate-run at look 255: the fingertip beyond the tile, beside Moons, was taken for
-        Moons flicked into a tower)."""
+    def _bridged(self, hands: np.ndarray, shadow: np.ndarray, box: tuple[slice, slice],
+                 crop: np.ndarray, empty: np.ndarray) -> np.ndarray:
+        """The hands and the "shadows" on white paper joined to them and tinted otherwise
+        than the paper, whose reach a blob is within: a pale finger over a tile's white
+        face dims it every channel alike within each pixel's noise, and reads as its
+        shadow, cutting the fingertip off its hand (gate-run at look 255: the fingertip
+        beyond the tile, beside Moons, was taken for Moons flicked into a tower).  An arm's
+        cast shadow on a tile, of the paper's own tint, carries no reach (strike at look
+        107: the coin beside a door's tile in a sleeve's shadow was taken for a fingertip)."""
         over = shadow & self._paper[box]
         if not over.any() or not hands.any():
             return hands
-        joined = hands | over.view(np.uint8)
+        count, labels = cv2.connectedComponents(over.view(np.uint8), connectivity=8,
+                                                ltype=cv2.CV_16U)
+        at = labels[over]
+        f = crop[over].astype(np.float32)
+        b = empty[over].astype(np.float32)
+        dimmed = b * (f.sum(axis=1) / (b.sum(axis=1) + 1.0))[:, None]
+        level = np.stack([np.bincount(at, dimmed[:, c], count) for c in range(3)])
+        off = np.stack([np.bincount(at, f[:, c] - dimmed[:, c], count) for c in range(3)])
+        stray = (np.abs(off) / np.maximum(level, 1.0)).max(axis=0)
+        tinted = stray > PAPER_TINT
+        tinted[0] = False
+        if not tinted.any():
+            return hands
+        joined = hands | tinted.view(np.uint8)[labels]
         count, labels = cv2.connectedComponents(joined, connectivity=8, ltype=cv2.CV_16U)
         return _labelled(labels, count, hands)
 
