@@ -171,12 +171,13 @@ coin, and where only its darkest middle reads as shadow a third of it (a black c
 felt, strike at look 107: 0.32); a tile's shaded side that flickered, 2.5 px wide beside Ace,
 was taken for one (0.17: tower hit at look 112, 60 fps), and the closing joined it to Ace as
 a 15 mm streak, 4.7 mm off."""
-PALE_DISC_COINS = (0.75, 2.5)
+PALE_DISC_COINS = (0.75, 3.0)
 """...or a coin at rest on a tower's top that reads as a shadow: a little darker than the
 tile it rests on, in the same hue (the demo game's white Moons on tower 2's white Ace,
-10.6-15.3 s), one coin's size with the rim of its own shadow, or up to two coins' and a
-half with its whole soft-edged shadow on the tile where the light is low (captures at looks
-126, 130 and 131, 1.57-1.67; 136, 2.03: the prisoners were never seen on their towers)..."""
+10.6-15.3 s), one coin's size with the rim of its own shadow, or up to three coins' with
+its whole soft-edged shadow on the tile where the light is low (captures at looks 126, 130
+and 131, 1.57-1.67; 136, 2.03; 177, 2.89: the prisoners were never seen on their towers;
+these areas are of the change's 2×2 maximum, which grows a small coin's most)..."""
 PALE_DISC_ONE = 1.5
 """...and of a disc bigger than this (coin areas) only the coin's disc about its middle is
 put back: with its shadow, a blob of two coins' area was split in two, 5 mm apart, and the

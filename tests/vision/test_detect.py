@@ -872,14 +872,15 @@ def test_a_pale_coin_on_a_tower_s_white_top_is_found_once_the_hand_that_put_it_l
     assert len(found) == len(spots) + 1
 
 
-@pytest.mark.parametrize("shadow_r", [1.25, 1.45])
+@pytest.mark.parametrize("shadow_r", [1.25, 1.45, 1.65])
 def test_a_pale_coin_on_a_tower_s_top_in_its_own_wide_shadow_is_found_once(
         shadow_r: float) -> None:
     """Captures at looks 126, 130 and 131: the prisoner put on tower 2's white top reads, with
     its own soft shadow on the tile under a low light, as one round "shadow" 1.6 coins in
-    area (at look 136, 2.03): it is the coin (the prisoner was never seen on its tower, and
-    the capture lost), found once, near its middle (with its shadow put back too, the blob
-    was split in two coins 5 mm apart, and the prisoner "flicked" between them: look 127)."""
+    area (at look 136, 2.03; at 177, a smaller coin, 2.89): it is the coin (the prisoner was
+    never seen on its tower, and the capture lost), found once, near its middle (with its
+    shadow put back too, the blob was split in two coins 5 mm apart, and the prisoner
+    "flicked" between them: look 127)."""
     spots = start_spots(LAYOUT)
     coins = {p: (40, 40, 160) for p in spots.values()}
     det = CoinDetector(mapping(), LAYOUT, SIZE)
