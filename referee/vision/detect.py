@@ -1003,13 +1003,16 @@ class CoinDetector:
         cast shadow on a tile, of the paper's own tint, carries no reach (strike at look
         107: the coin beside a door's tile in a sleeve's shadow was taken for a fingertip)."""
         over = shadow & self._paper[box]
-        if not over.any() or not hands.any():
+        x, y, w, h = cv2.boundingRect(over.view(np.uint8))
+        if not w or not hands.any():
             return hands
-        count, labels = cv2.connectedComponents(over.view(np.uint8), connectivity=8,
+        near = (slice(y, y + h), slice(x, x + w))  # (where the tiles in shade are)
+        count, labels = cv2.connectedComponents(over[near].view(np.uint8), connectivity=8,
                                                 ltype=cv2.CV_16U)
-        at = labels[over]
-        f = crop[over].astype(np.float32)
-        b = empty[over].astype(np.float32)
+        seen = over[near]
+        at = labels[seen]
+        f = crop[near][seen].astype(np.float32)
+        b = empty[near][seen].astype(np.float32)
         dimmed = b * (f.sum(axis=1) / (b.sum(axis=1) + 1.0))[:, None]
         level = np.stack([np.bincount(at, dimmed[:, c], count) for c in range(3)])
         off = np.stack([np.bincount(at, f[:, c] - dimmed[:, c], count) for c in range(3)])
@@ -1018,7 +1021,8 @@ class CoinDetector:
         tinted[0] = False
         if not tinted.any():
             return hands
-        joined = hands | tinted.view(np.uint8)[labels]
+        joined = hands.copy()
+        joined[near] |= tinted.view(np.uint8)[labels]
         count, labels = cv2.connectedComponents(joined, connectivity=8, ltype=cv2.CV_16U)
         return _labelled(labels, count, hands)
 
