@@ -1007,17 +1007,12 @@ class CoinDetector:
         if not w or not hands.any():
             return hands
         near = (slice(y, y + h), slice(x, x + w))  # (where the tiles in shade are)
-        count, labels = cv2.connectedComponents(over[near].view(np.uint8), connectivity=8,
-                                                ltype=cv2.CV_16U)
         seen = over[near]
-        at = labels[seen]
-        f = crop[near][seen].astype(np.float32)
-        b = empty[near][seen].astype(np.float32)
-        dimmed = b * (f.sum(axis=1) / (b.sum(axis=1) + 1.0))[:, None]
-        level = np.stack([np.bincount(at, dimmed[:, c], count) for c in range(3)])
-        off = np.stack([np.bincount(at, f[:, c] - dimmed[:, c], count) for c in range(3)])
-        stray = (np.abs(off) / np.maximum(level, 1.0)).max(axis=0)
-        tinted = stray > PAPER_TINT
+        count, labels = cv2.connectedComponents(seen.view(np.uint8), connectivity=8,
+                                                ltype=cv2.CV_16U)
+        off, level = _tint_sums(crop[near][seen].astype(np.float32).T,
+                                empty[near][seen].astype(np.float32).T, labels[seen], count)
+        tinted = (np.abs(off) / np.maximum(level, 1.0)).max(axis=0) > PAPER_TINT
         tinted[0] = False
         if not tinted.any():
             return hands
@@ -2112,6 +2107,19 @@ def _neck(pts: np.ndarray, axis: np.ndarray) -> np.ndarray | None:
     return bins < inner[at]
 
 
+def _tint_sums(f: np.ndarray, b: np.ndarray, groups: np.ndarray, count: int
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """Per channel (rows) and group of pixels (`groups`, 0 to count - 1): how far the
+    frame's pixels `f` stray in sum from k times the empty table's `b`, k each pixel's
+    dimming of its three channels together, and k times the table in sum.  `f`, `b`:
+    float32 channel planes (3, pixels).  A shadow strays nowhere; a hand of the table's
+    hue, on average, does (`_tinted`, `CoinDetector._bridged`)."""
+    dimmed = (f.sum(axis=0) / (b.sum(axis=0) + 1.0)) * b
+    off = np.stack([np.bincount(groups, f[c] - dimmed[c], count) for c in range(3)])
+    level = np.stack([np.bincount(groups, dimmed[c], count) for c in range(3)])
+    return off, level
+
+
 def _tinted(shadow: np.ndarray, crop: np.ndarray, bg: np.ndarray) -> np.ndarray:
     """The shadow's pixels where, on average, it is tinted away from the table's colour
     (SHADOW_TINT): one pixel's channels say little within the noise, many say it is another
@@ -2125,16 +2133,12 @@ def _tinted(shadow: np.ndarray, crop: np.ndarray, bg: np.ndarray) -> np.ndarray:
     ys, xs = np.nonzero(seen)
     f = crop[::s, ::s][ys, xs].astype(np.float32).T
     b = bg[::s, ::s][ys, xs].astype(np.float32).T
-    dimmed = (f.sum(axis=0) / (b.sum(axis=0) + 1.0)) * b
     step = SHADOW_TINT_PX // s
     grid = (seen.shape[0] + step - 1) // step, (seen.shape[1] + step - 1) // step
     block = (ys // step) * grid[1] + xs // step
     n = np.bincount(block, minlength=grid[0] * grid[1]).astype(np.float32)
-    strays = np.zeros(len(n), bool)
-    for c in range(3):
-        off = np.bincount(block, f[c] - dimmed[c], len(n))
-        level = np.bincount(block, dimmed[c], len(n))
-        strays |= np.abs(off) > SHADOW_TINT * level + SHADOW_TINT_LEVELS * n
+    off, level = _tint_sums(f, b, block, len(n))
+    strays = (np.abs(off) > SHADOW_TINT * level + SHADOW_TINT_LEVELS * n).any(axis=0)
     strays &= n >= step * step / 2  # a few pixels say nothing
     if not strays.any():
         return np.zeros(shadow.shape, bool)

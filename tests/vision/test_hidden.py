@@ -8,6 +8,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from referee.events import Event
 from referee.layout import castle_croquetnole_layout
 from referee.vision.detections import Detections
 from referee.vision.pipeline import (
@@ -28,6 +29,19 @@ from referee.vision.trajectory import Motion, Slide
 from tests.vision.test_detect import SIZE, mapping
 
 DECEL = 0.30 * 9806.65
+
+
+def tracked_pipeline() -> Pipeline:
+    """A pipeline at 30 fps whose tracker holds every coin on its start spot."""
+    layout = castle_croquetnole_layout()
+    pipe = Pipeline(mapping(), layout, SIZE, 30.0)
+    pipe.tracker = Tracker(start_spots(layout), 0.0)
+    return pipe
+
+
+def reported(pipe: Pipeline, t: float) -> list[Event]:
+    """What closing the flick at `t` reports, the settled positions aside."""
+    return [e for e in pipe._close(t) if e.type != "settled"]
 
 
 def test_a_coin_gone_under_a_hand_was_hidden_where_it_was_last_seen() -> None:
@@ -144,9 +158,7 @@ def test_the_pipeline_notes_where_hands_went_and_a_coin_back_far_from_them_slid(
     """Moons, back where no hand came, is one hidden slide: a flick and its crossings, all
     carrying the interval it was hidden in (their times are the latest the evidence
     allows, the path exact)."""
-    layout = castle_croquetnole_layout()
-    pipe = Pipeline(mapping(), layout, SIZE, 30.0)
-    pipe.tracker = Tracker(start_spots(layout), 0.0)
+    pipe = tracked_pipeline()
     hand = np.zeros(pipe.detector.table_mask.shape, np.uint8)
     at = pipe.detector.mapping.to_pixels(np.array([[0.0, -230.0]]))[0] - pipe.detector.roi[:2]
     hand[int(at[1]) - 20:int(at[1]) + 20, int(at[0]) - 20:int(at[0]) + 20] = 255
@@ -159,7 +171,7 @@ def test_the_pipeline_notes_where_hands_went_and_a_coin_back_far_from_them_slid(
     # Crowns, straight ahead, rested at (0.06, 209.79) before and is 1.2 mm off now.
     pipe.tracks["crowns"] = [(1.0, 0.06, 209.79)]
     pipe.tracker.tracks["crowns"].filter.x[:2] = (1.27, 209.74)
-    got = [e for e in pipe._close(3.0) if e.type != "settled"]
+    got = reported(pipe, 3.0)
     assert [e.type for e in got] == ["flick", "cross", "cross", "cross", "cross", "contact"]
     assert [e.line for e in got[1:5]] == ["door-1", "gate-1", "gate-3", "door-3"]
     assert all(e.evidence["hidden_from"] == 1.8667 and e.evidence["hidden_until"] == 2.5333
@@ -476,7 +488,7 @@ def test_a_coin_put_back_and_moved_again_by_the_same_hand_is_one_place() -> None
     pipe.off_table = {"arms"}
     pipe.placed = [Placed("arms", 2.2, 3.3, 3.333, (210.0, -440.0), (210.0, -414.0)),
                    Placed("arms", 3.333, 4.0, 4.067, (210.0, -414.0), (210.2, -422.3))]
-    got = [e for e in pipe._close(4.5) if e.type != "settled"]
+    got = reported(pipe, 4.5)
     assert [(e.type, e.coin, e.t, e.at) for e in got] == [
         ("place", "arms", 4.067, (210.2, -422.3))]
     # When it was put down is known only to lie in the time it was hidden, from the first
@@ -496,7 +508,7 @@ def test_a_coin_put_back_by_where_it_left_the_table_is_placed_however_near() -> 
     assert pipe._moved_unseen("arms", back, hidden)
     pipe.tracks["arms"] = [(2.133, *last_seen), (4.033, *back), (4.067, *back), (4.1, *back)]
     pipe.placed = [Placed("arms", 2.167, 3.9, 4.033, last_seen, back)]
-    got = [e for e in pipe._close(4.5) if e.type != "settled"]
+    got = reported(pipe, 4.5)
     assert [(e.type, e.coin, e.at) for e in got] == [("place", "arms", back)]
     assert not pipe.off_table
 
@@ -530,12 +542,10 @@ def test_a_coin_seen_in_the_grasping_fingers_then_carried_off_is_one_lift_and_pl
     7 mm off in the grasping fingers, then is carried to (100, -200): "back" 0.13 s after
     it was hidden, it read as flicked from under the fingers, then lifted.  Hidden again
     within a dwell, it never left the hand: one lift, one place."""
-    layout = castle_croquetnole_layout()
-    pipe = Pipeline(mapping(), layout, SIZE, 30.0)
-    pipe.tracker = Tracker(start_spots(layout), 0.0)
+    pipe = tracked_pipeline()
     pipe.placed = [Placed("moons", 1.7667, 1.8667, 1.9, (1.14, -211.9), (1.91, -217.24)),
                    Placed("moons", 1.9667, 2.1333, 2.7333, (4.45, -216.75), (99.85, -199.89))]
-    got = [e for e in pipe._close(3.2) if e.type != "settled"]
+    got = reported(pipe, 3.2)
     assert [(e.type, e.t) for e in got] == [("lift", 1.7667), ("place", 2.7333)]
     assert got[1].at == (99.85, -199.89)
 
@@ -545,12 +555,10 @@ def test_a_coin_put_down_and_at_rest_then_flicked_from_under_the_fingers_is_a_pl
     """Moons, carried to (100, -200) and seen at rest there for 1.7 s while the hand stayed
     in view to aim, then flicked from under the fingers (tower hit at look 208): its second
     hiding is no more of the first put-down, whatever one window holds them both."""
-    layout = castle_croquetnole_layout()
-    pipe = Pipeline(mapping(), layout, SIZE, 30.0)
-    pipe.tracker = Tracker(start_spots(layout), 0.0)
+    pipe = tracked_pipeline()
     pipe.placed = [Placed("moons", 1.8, 2.1, 2.7333, (0.0, -209.6), (100.06, -200.01)),
                    Placed("moons", 4.4667, 4.6667, 4.7667, (104.5, -201.9), (38.5, -259.5))]
-    got = [e for e in pipe._close(5.2) if e.type != "settled"]
+    got = reported(pipe, 5.2)
     assert [(e.type, e.t) for e in got[:2]] == [("lift", 1.8), ("place", 2.7333)]
     assert got[1].at == (100.06, -200.01)
     assert [e.type for e in got[2:3]] == ["flick"] and 4.4667 <= got[2].t <= 4.6667
@@ -583,7 +591,7 @@ def test_a_fingertip_s_drag_right_before_a_flick_is_no_flick_of_its_own() -> Non
 def test_a_lift_and_its_place_carry_the_time_the_coin_was_hidden() -> None:
     pipe = Pipeline(mapping(), castle_croquetnole_layout(), SIZE, 30.0)
     pipe.placed = [Placed("ace", 17.2333, 17.6, 18.1667, (-60.0, -254.0), (-44.12, -253.06))]
-    got = [e for e in pipe._close(19.0) if e.type != "settled"]
+    got = reported(pipe, 19.0)
     hidden = {"hidden_from": 17.2333, "hidden_until": 18.1667}
     assert [(e.type, e.t, e.evidence) for e in got] == [
         ("lift", 17.2333, hidden), ("place", 18.1667, hidden)]
@@ -663,7 +671,7 @@ def test_a_coin_carried_onto_a_tower_is_lifted_and_placed_not_slid_there() -> No
                    "2": _seen(12.5, 15.667, (-119.5, 127.8))}
     pipe.closed_until = 13.7
     pipe.placed = [Placed("moons", 13.833, 14.033, 14.8, (-90.4, 163.4), (-241.2, 12.6))]
-    got = [e for e in pipe._close(15.667) if e.type != "settled"]
+    got = reported(pipe, 15.667)
     assert [(e.type, e.coin) for e in got] == [("lift", "moons"), ("place", "moons")]
     assert got[1].on == "tower-2"
 
