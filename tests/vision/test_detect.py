@@ -509,6 +509,23 @@ def test_a_dark_coin_s_short_streak_that_dims_the_cloth_like_a_shadow_is_a_coin(
     assert len(found) == len(spots) + 1
 
 
+def test_a_dark_coin_s_longer_streak_on_dark_cloth_is_a_coin_though_fainter() -> None:
+    """Strike at look 267: Moons, a darker navy on navy cloth, flicked at 1.6 m/s; where its
+    streak reads as shadow it changes the cloth 40-45 levels on average, under 1.5 times the
+    threshold (45), and the coin vanished for its whole slide (a lift and a place in place
+    of a flick, four crossings, two contacts and a tower hit).  A shadow's fringe is fainter
+    still; 1.3 times the threshold finds it."""
+    spots = start_spots(LAYOUT)
+    det = CoinDetector(mapping(), LAYOUT, SIZE)
+    det.learn_empty_table(frame({p: LIGHT_COIN for p in spots.values()}, 0), spots.values())
+    empty = frame({p: LIGHT_COIN for p in spots.values()}, 13)
+    image = streaked(empty, (-60.0, -20.0), np.array([0.0, 1.0]), 26,
+                     tuple(round(0.6 * c) for c in NAVY))
+    found, _ = det.detect(image)
+    assert nearest(found.center_mm, (-60.0, -7.5)) < 1.0
+    assert len(found) == len(spots) + 1
+
+
 @pytest.mark.parametrize("gap_px", [9, 10])
 def test_a_thin_shaded_strip_beside_a_resting_coin_is_no_dark_coin_s_streak(gap_px: int
                                                                           ) -> None:
