@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from referee.vision.detections import Detections
@@ -111,6 +113,33 @@ def test_a_coin_leaving_rest_is_taken_by_its_streak_or_seen_whole_and_sharp() ->
         tracker = Tracker({"moons": (0.0, -209.5)}, 0.0, MotionModel(),
                           looks={"moons": look})
         assert _at_rest_then(tracker, dt, look, coin) == {"moons": 0}
+
+
+def test_a_coin_leaving_rest_unseen_for_frames_is_taken_by_its_streak_far_on() -> None:
+    """Strike at look 270: Moons, a dark coin on navy cloth, flicked at 1.6 m/s, unseen for
+    four frames, then a 26 mm streak 212 mm on, its line through Moons' place.  Priced at a
+    frame's distance (21 against a miss's 20) it was left, the flick found only at its end
+    (0.39 s late, every crossing with it).  Its distance is priced per frame unseen; a
+    streak so far on one frame after rest is still too far, and so is one nearer the hands'
+    colour than the coin's (look 181: a sleeve's streak 293 mm from Ace, unseen three
+    frames, 0.15 from its look and 0.11 from the hands': a flick, a hit and a fall
+    invented)."""
+    look = np.array([0.2, 0.2, 0.3])
+    dt = 1 / 30
+
+    def unseen_then(seen: Detections) -> dict[str, int]:
+        tracker = Tracker({"moons": (0.0, -209.5)}, 0.0, MotionModel(), looks={"moons": look})
+        _at_rest_then(tracker, dt, look, Detections.empty())
+        for k in range(5, 8):
+            tracker.update(k * dt, Detections.empty())
+        return tracker.update(8 * dt, seen)
+
+    far_on = _blob((3.4, 2.5), look + 0.1, 1.0, 26.0, (0.0, 1.0))
+    assert unseen_then(far_on) == {"moons": 0}
+    tracker = Tracker({"moons": (0.0, -209.5)}, 0.0, MotionModel(), looks={"moons": look})
+    assert _at_rest_then(tracker, dt, look, far_on) == {}
+    sleeve = replace(far_on, hand_look=np.array([0.1]))
+    assert unseen_then(sleeve) == {}
 
 
 def test_a_resting_coin_seen_in_part_off_its_place_is_held_where_it_rests() -> None:
