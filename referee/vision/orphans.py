@@ -122,19 +122,36 @@ class Orphans:
             rows, cols = linear_sum_assignment(finite)
             pairs = [(int(i), int(k)) for i, k in zip(rows, cols, strict=True)
                      if np.isfinite(cost[i, k])]
+        # A chain of one point has no velocity to tell which of several detections within
+        # reach goes on from it: it goes on to each (a streak broken in two pieces a frame,
+        # linked crosswise, is two chains that each fail the third point: off-table at look
+        # 263, the whole slide to the table's edge lost).
+        copies = [(i, k) for i, chain in enumerate(alive) if len(chain.points) == 1
+                  for k in np.flatnonzero(np.isfinite(cost[i])) if (i, k) not in pairs] \
+            if alive and len(indices) else []
         linked = set()
         for i, k in pairs:
-            chain = alive[i]
-            chain.points = [*chain.points, (t, *map(float, centers_mm[k]))][-KEEP_POINTS:]
-            chain.looks = [*chain.looks, looks[k]][-KEEP_POINTS:]
-            chain.streaked = [*chain.streaked, blurred[k]][-KEEP_POINTS:]
-            chain.index = indices[k]
+            alive[i] = self._extended(alive[i], t, centers_mm[k], looks[k], blurred[k],
+                                      indices[k])
             linked.add(k)
+        for i, k in copies:
+            alive.append(self._extended(Chain(alive[i].points[:1], alive[i].looks[:1],
+                                              alive[i].streaked[:1]),
+                                        t, centers_mm[k], looks[k], blurred[k], indices[k]))
         for k, j in enumerate(indices):
             if k not in linked:
                 alive.append(Chain([(t, *map(float, centers_mm[k]))], [looks[k]],
                                    [blurred[k]], j))
         self.chains = alive
+
+    @staticmethod
+    def _extended(chain: Chain, t: float, center_mm: np.ndarray, look: np.ndarray,
+                  streaked: bool, index: int) -> Chain:
+        chain.points = [*chain.points, (t, *map(float, center_mm))][-KEEP_POINTS:]
+        chain.looks = [*chain.looks, look][-KEEP_POINTS:]
+        chain.streaked = [*chain.streaked, streaked][-KEEP_POINTS:]
+        chain.index = index
+        return chain
 
     def slides(self) -> list[Chain]:
         """The chains extended this frame that read as a coin's slide."""

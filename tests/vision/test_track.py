@@ -188,6 +188,34 @@ def test_a_sliding_coin_missed_for_a_frame_is_not_taken_for_one_at_rest() -> Non
     assert tracker.update(6 * dt, _blob((-1.0, -114.0), look + 0.1, 0.42)) == {"moons": 0}
 
 
+def test_a_coin_back_off_what_it_struck_is_its_streak_though_it_reads_like_the_hands() -> None:
+    """Fast flick at look 277: Suns, of the skin's colour, struck Arms at 2.8 m/s and came
+    back; its streak back read 0.23 from its look and 0.06 from the hands', as a hand's
+    fragment does, and it was lost for the two frames before it hit a post (the hit with
+    them).  A streak whose line runs through where the sliding coin was last seen is the
+    coin; one off that line, or after a sighting blurred only by a fingertip merged into it
+    (tower hit at look 196), still reads as the hand."""
+    look = np.array([0.5, 0.6, 0.8])
+    dt = 1 / 30
+
+    def after_strike(seen: Detections, last_streak: float = 32.7) -> dict[str, int]:
+        tracker = Tracker({"suns": (-209.5, 0.0)}, 0.0, MotionModel(), looks={"suns": look})
+        for k, x in enumerate((-209.5, -209.5, -209.5), start=1):
+            tracker.update(k * dt, _blob((x, 0.0), look, 1.0))
+        for k, x in enumerate((-120.0, -30.0, 60.0, 150.0), start=4):
+            tracker.update(k * dt, _blob((x, 0.0), look, 1.0, 80.0, (1.0, 0.0)))
+        tracker.update(8 * dt, _blob((173.2, 4.5), look, 1.0, last_streak, (-0.98, 0.17)))
+        return tracker.update(9 * dt, seen)
+
+    def back(centre: tuple[float, float], direction: tuple[float, float]) -> Detections:
+        return replace(_blob(centre, look + 0.13, 1.0, 32.7, direction),
+                       hand_look=np.array([0.055]))
+
+    assert after_strike(back((132.6, 11.6), (-0.98, 0.17))) == {"suns": 0}
+    assert after_strike(back((132.6, 11.6), (0.0, 1.0))) == {}
+    assert after_strike(back((132.6, 11.6), (-0.98, 0.17)), last_streak=9.6) == {}
+
+
 def test_a_striker_merged_in_one_blob_with_the_coin_it_meets_is_neither() -> None:
     """Capture at look 125: Two slides at 540 mm/s into Moons at rest; in the frame they meet,
     one long blob holds both, centred between where Two stops and where Moons rests.  Moons
