@@ -50,6 +50,7 @@ def reconstruct(window: FlickWindow, layout: Layout) -> list[ev.Event]:
     sigma_t = window.frame_dt / 4.0
     touches = _touches(window, layout)
     touches += _rebounds(window, layout, touches)
+    touches = _without_repeats(touches)
     touches += _pushed(window, layout, _struck(window, touches))
     touches += _unseen_hits(window, layout, touches)
     struck = _struck(window, touches)
@@ -505,6 +506,22 @@ def _dedupe(found: list[dict]) -> list[dict]:
             continue
         out.append(f)
     return out
+
+
+def _without_repeats(touches: list[dict]) -> list[dict]:
+    """The touches but a striker's second onset on the coin it struck, within HELD_CONTACT_S
+    of the first, where that coin is reported coming back onto it within the same span: the
+    struck coin, stopped by a tower a centimetre on, returns within the frame, and the
+    striker's path and its own each report that one re-contact (strike at looks 192 and
+    282: a second strike 10 ms after the first)."""
+    def repeated(f: dict) -> bool:
+        return f["piece"] is None and any(
+            g["piece"] is None and (g["a"], g["b"]) == (f["a"], f["b"])
+            and 0 < f["t"] - g["t"] < HELD_CONTACT_S
+            and any(h["piece"] is None and (h["a"], h["b"]) == (f["b"], f["a"])
+                    and g["t"] < h["t"] < g["t"] + HELD_CONTACT_S for h in touches)
+            for g in touches)
+    return [f for f in touches if not repeated(f)]
 
 
 def _onset(grid: np.ndarray, gap: np.ndarray) -> float | None:

@@ -310,3 +310,21 @@ def test_a_flick_starts_where_the_coin_rested_not_where_the_fingertip_dragged_it
     moons = np.column_stack([t, np.zeros_like(t), y])[t < 2.1]
     (window,) = find_windows({"moons": moons}, 1 / 60)
     assert window.motions["moons"].start_mm == pytest.approx((0.0, -209.55), abs=0.05)
+
+
+def test_a_striker_s_second_onset_as_the_struck_coin_comes_back_is_that_one_re_contact() -> None:
+    """Strike at looks 192 and 282: Moons strikes Crowns, which hits tower 3 a centimetre on
+    and comes back onto Moons within the frame.  Moons' path met Crowns again 10 ms after
+    the strike and Crowns' own path reported coming back: one re-contact, reported twice.
+    Without Crowns coming back, or later than HELD_CONTACT_S, a second strike stands."""
+    from referee.vision.reconstruct import _without_repeats
+
+    def contact(t: float, a: str, b: str) -> dict:
+        return {"t": t, "a": a, "b": b, "piece": None, "speed": 900.0}
+
+    strike, again = contact(2.1928, "moons", "crowns"), contact(2.2028, "moons", "crowns")
+    back = contact(2.2243, "crowns", "moons")
+    assert _without_repeats([strike, again, back]) == [strike, back]
+    assert _without_repeats([strike, again]) == [strike, again]
+    late = contact(2.35, "crowns", "moons")
+    assert _without_repeats([strike, again, late]) == [strike, again, late]
