@@ -107,6 +107,7 @@ class Orphans:
         for chain in alive:
             chain.index = -1
         pairs: list[tuple[int, int]] = []
+        copies: list[tuple[int, int]] = []
         if alive and len(indices):
             cost = np.full((len(alive), len(indices)), np.inf)
             for i, chain in enumerate(alive):
@@ -122,13 +123,12 @@ class Orphans:
             rows, cols = linear_sum_assignment(finite)
             pairs = [(int(i), int(k)) for i, k in zip(rows, cols, strict=True)
                      if np.isfinite(cost[i, k])]
-        # A chain of one point has no velocity to tell which of several detections within
-        # reach goes on from it: it goes on to each (a streak broken in two pieces a frame,
-        # linked crosswise, is two chains that each fail the third point: off-table at look
-        # 263, the whole slide to the table's edge lost).
-        copies = [(i, k) for i, chain in enumerate(alive) if len(chain.points) == 1
-                  for k in np.flatnonzero(np.isfinite(cost[i])) if (i, k) not in pairs] \
-            if alive and len(indices) else []
+            # A chain of one point has no velocity to tell which of several detections
+            # within reach goes on from it: it goes on to each (a streak broken in two
+            # pieces a frame, linked crosswise, is two chains that each fail the third
+            # point: off-table at look 263, the whole slide to the table's edge lost).
+            copies = [(i, int(k)) for i, chain in enumerate(alive) if len(chain.points) == 1
+                      for k in np.flatnonzero(np.isfinite(cost[i])) if (i, k) not in pairs]
         linked = set()
         for i, k in pairs:
             alive[i] = self._extended(alive[i], t, centers_mm[k], looks[k], blurred[k],
@@ -147,6 +147,7 @@ class Orphans:
     @staticmethod
     def _extended(chain: Chain, t: float, center_mm: np.ndarray, look: np.ndarray,
                   streaked: bool, index: int) -> Chain:
+        """`chain` with this frame's detection `index` at its end (its last few points)."""
         chain.points = [*chain.points, (t, *map(float, center_mm))][-KEEP_POINTS:]
         chain.looks = [*chain.looks, look][-KEEP_POINTS:]
         chain.streaked = [*chain.streaked, streaked][-KEEP_POINTS:]
