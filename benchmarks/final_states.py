@@ -3,7 +3,7 @@ the simulated webcam under several looks, run through vision with the camera's o
 and its events folded by the rules engine, against the same fold of the true events.
 
     .venv/bin/python -m benchmarks.final_states [--scenarios capture strike ...]
-        [--looks 8] [--first 100] [--cache benchmarks/.cache] [--jobs 2]
+        [--looks 8] [--first 100] [--fps 30] [--cache benchmarks/.cache] [--jobs 2]
 
 Per clip: found / true + invented for each event type, lifts and places included (matched
 as in `benchmarks.vision_accuracy`), and whether the final state is the true one (`same`:
@@ -98,17 +98,24 @@ def _measured(clip: Clip, cache: Path) -> dict:
     return measure(ClipData(clip, cache))
 
 
-def main(argv: list[str] | None = None) -> int:
+def parsed(argv: list[str] | None = None) -> tuple[argparse.Namespace, list[Clip]]:
+    """The command line, and the clips it names: each scenario under each look."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scenarios", nargs="+", default=list(SCENARIOS))
     parser.add_argument("--looks", type=int, default=8, help="random looks per scenario")
     parser.add_argument("--first", type=int, default=100, help="the first look's seed")
+    parser.add_argument("--fps", type=float, default=30.0, choices=(30.0, 60.0),
+                        help="the webcam's frame rate (720p either way)")
     parser.add_argument("--cache", type=Path, default=ROOT / "benchmarks" / ".cache")
     parser.add_argument("--jobs", type=int, default=1,
                         help="clips rendered and run at once (one process each)")
     args = parser.parse_args(argv)
-    clips = [Clip(scenario, look) for scenario in args.scenarios
-             for look in range(args.first, args.first + args.looks)]
+    return args, [Clip(scenario, look, fps=args.fps) for scenario in args.scenarios
+                  for look in range(args.first, args.first + args.looks)]
+
+
+def main(argv: list[str] | None = None) -> int:
+    args, clips = parsed(argv)
     same: Counter[str] = Counter()
     with ProcessPoolExecutor(max(1, min(args.jobs, os.cpu_count() or 1))) as pool:
         for clip, r in zip(clips, pool.map(_measured, clips, [args.cache] * len(clips)),

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from benchmarks.final_states import same
+import pytest
+
+from benchmarks.final_states import parsed, same
 from benchmarks.vision_accuracy import match
 from referee.events import Cross, Lift, Place
 
@@ -39,3 +41,15 @@ def test_final_states_are_the_same_up_to_the_placement_tolerance() -> None:
     assert not same(state, {"over": False, "pending_placements": [{**near, "coin": "moons"}]})
     assert not same(state, {"over": True, "pending_placements": [request]})
     assert not same(state, {"over": False, "pending_placements": []})
+
+
+def test_the_final_states_run_names_its_clips_at_either_frame_rate() -> None:
+    """Each scenario under each look, at 30 fps unless asked for 60 (the webcam's other
+    rate); nothing else is accepted."""
+    _, clips = parsed(["--scenarios", "strike", "capture", "--first", "300", "--looks", "2"])
+    assert [c.name for c in clips] == ["strike-look300-720p30", "strike-look301-720p30",
+                                       "capture-look300-720p30", "capture-look301-720p30"]
+    _, clips = parsed(["--scenarios", "strike", "--first", "300", "--looks", "1", "--fps", "60"])
+    assert [c.name for c in clips] == ["strike-look300-720p60"]
+    with pytest.raises(SystemExit):
+        parsed(["--fps", "25"])
