@@ -55,6 +55,12 @@ from under the fingers, not carried: a carried coin stays in the hand while the 
 its place and travels.  (Measured on the sample videos: flicks are back 0.03-0.2 s after the
 hand leaves, carried coins 0.77 s and more.  How long the hand hid the coin says nothing: a
 player aims with a fingertip on the coin for as long as he likes.)"""
+FOLLOW_THROUGH_S = 0.1
+"""A flick ends at least this long before the hand leaves the place the coin left: the
+finger follows through over it and the hand withdraws after (the simulator's gesture
+follows through for 40 ms, then withdraws).  A flick under the fingers put as late as the
+hand's leaving alone came 0.06-0.12 s late (capture, Ace's short flick in a third of the
+clips; the demo game at 40.0 and 72.7 s)."""
 
 
 HAND_CAME_MM = 40.0
@@ -771,18 +777,18 @@ def flicked_unseen(moved: Placed, layout: Layout, decel: float) -> bool:
 
 def hidden_slide(moved: Placed, decel: float, cut_at: float | None = None,
                  rest_mm: tuple[float, float] | None = None) -> Motion:
-    """The one slide that takes a coin from where a hand hid it to where it came back, at
-    μg: its path is exact (straight, slowing at `decel`), its time only known to lie in the
-    hidden interval.  It is put at the latest start the evidence allows: no later than the
-    hand left the coin's place (the finger was at the coin), and early enough to stop by the
-    time the coin was seen again.  A player aims with a fingertip at the coin, for as long
-    as he likes, and the flick ends the aim.  Where a coin beside where it came back began
-    to move at `cut_at`, before that slide would stop, the slide struck it then and stopped
-    short (capture at look 245: guard 2, hidden all the way to Moons, arrived after Moons
-    had left, and Moons read as flicked out of turn).  One seen again still sliding, to
-    come to rest at `rest_mm`, was there at the time it was seen: that times the slide
-    (the demo game's Moons at 74.7 s, back 0.13 s into a slide of 0.2 s, was put 52 ms
-    early by a slide ending as it was seen again)."""
+    """The one slide that takes a coin from where a hand hid it to where it came back, at μg:
+    its path is exact (straight, slowing at `decel`), its time only known to lie in the hidden
+    interval.  It is put at the latest start the evidence allows: a follow-through
+    (FOLLOW_THROUGH_S) before the hand left the coin's place (the finger was at the coin), and
+    early enough to stop by the time the coin was seen again.  A player aims with a fingertip
+    at the coin, for as long as he likes, and the flick ends the aim.  Where a coin beside
+    where it came back began to move at `cut_at`, before that slide would stop, the slide
+    struck it then and stopped short (capture at look 245: guard 2, hidden all the way to
+    Moons, arrived after Moons had left, and Moons read as flicked out of turn).  One seen
+    again still sliding, to come to rest at `rest_mm`, was there at the time it was seen: that
+    times the slide (the demo game's Moons at 74.7 s, back 0.13 s into a slide of 0.2 s, was
+    put 52 ms early by a slide ending as it was seen again)."""
     if rest_mm is not None and math.dist(moved.from_mm, rest_mm) > \
             math.dist(moved.from_mm, moved.to_mm):
         whole = stop_seconds(math.dist(moved.from_mm, rest_mm), decel)
@@ -796,7 +802,7 @@ def hidden_slide(moved: Placed, decel: float, cut_at: float | None = None,
     d = math.dist(moved.from_mm, moved.to_mm)
     duration = stop_seconds(d, decel)
     v0 = decel * duration
-    t0 = max(moved.t_hid, min(moved.t_freed, moved.t_back - duration))
+    t0 = max(moved.t_hid, min(moved.t_freed - FOLLOW_THROUGH_S, moved.t_back - duration))
     u = ((moved.to_mm[0] - moved.from_mm[0]) / d, (moved.to_mm[1] - moved.from_mm[1]) / d)
     if cut_at is not None and t0 < cut_at < t0 + duration:
         # Stopped short by what it struck: there at `cut_at`, still moving.

@@ -154,6 +154,8 @@ def _touches(window: FlickWindow, layout: Layout) -> list[dict]:
             t_lo = slide.t0
             if last:
                 t_hi = slide.t_stop if motion.end_mm is not None else slide.t_end + dt
+            elif motion.unseen:
+                t_hi = slide.t_end  # cut short where it struck (`hidden_slide`): no fit
             else:
                 t_hi = min(slide.t_stop, slide.t_end + 1.5 * dt)
             if not math.isfinite(t_hi) or t_hi <= t_lo:

@@ -12,6 +12,7 @@ from referee.events import Event
 from referee.layout import castle_croquetnole_layout
 from referee.vision.detections import Detections
 from referee.vision.pipeline import (
+    FOLLOW_THROUGH_S,
     Hidden,
     Pipeline,
     Placed,
@@ -72,11 +73,37 @@ def test_a_flick_under_the_fingers_is_one_exact_slide_inside_the_hidden_interval
     assert math.isclose(slide.t_stop, 7.5)
 
 
-def test_a_flick_under_the_fingers_starts_no_later_than_the_hand_left_the_coin() -> None:
-    moved = Placed("ace", t_hid=7.0, t_freed=7.1, t_back=7.9, from_mm=(0.0, 0.0),
+def test_a_flick_under_the_fingers_starts_a_follow_through_before_the_hand_left() -> None:
+    """The finger follows through over the place the coin left, and the hand withdraws
+    after: the capture's Ace, flicked 15 mm at 7.9 s, hidden from 7.93 s, the hand last
+    over its place at 8.03 s, back at 8.07 s, was put at 7.965 s (a slide ending as it is
+    seen again), 65 ms late; a follow-through before the hand left, at 7.93 s.  Never before
+    it was hidden."""
+    moved = Placed("ace", t_hid=7.0, t_freed=7.3, t_back=7.9, from_mm=(0.0, 0.0),
                    to_mm=(3.0, 4.0))
     (slide,) = hidden_slide(moved, DECEL).slides
-    assert math.isclose(slide.t0, 7.1)
+    assert math.isclose(slide.t0, 7.3 - FOLLOW_THROUGH_S)
+    ace = Placed("ace", t_hid=7.9333, t_freed=8.0333, t_back=8.0667, from_mm=(-44.6, -254.0),
+                 to_mm=(-59.8, -253.9))
+    (slide,) = hidden_slide(ace, DECEL).slides
+    assert abs(slide.t0 - 7.9) < 0.05
+    early = Placed("ace", t_hid=7.25, t_freed=7.3, t_back=7.9, from_mm=(0.0, 0.0),
+                   to_mm=(3.0, 4.0))
+    assert math.isclose(hidden_slide(early, DECEL).slides[0].t0, 7.25)
+
+
+def test_a_slide_cut_short_where_it_struck_runs_no_further() -> None:
+    """The demo game's Moons at 64.7 s, flicked under the fingers into Arms 7 ms later: put
+    at the hand's leaving less the follow-through, its slide is cut where Arms began to
+    move, 14 mm on at 2 m/s.  A fitted slide's path is run a little past its end to find
+    the impact that ended it; this one's end is that impact, and run on it "hit" a post
+    50 mm beyond (an invented hit at 2 m/s)."""
+    moved = Placed("moons", t_hid=64.7, t_freed=64.767, t_back=64.833,
+                   from_mm=(-110.0, 50.8), to_mm=(-95.8, 50.8))
+    motion = hidden_slide(moved, DECEL, cut_at=64.7068)
+    assert motion.breaks() == [64.7068]
+    window = FlickWindow({"moons": motion}, {}, 1 / 30)
+    assert [e for e in reconstruct(window, castle_croquetnole_layout()) if e.type == "hit"] == []
 
 
 def test_a_slide_under_the_fingers_that_struck_a_coin_stops_short_when_that_coin_left() -> None:
