@@ -397,7 +397,7 @@ class Tracker:
                 continue  # seen at rest there now
             look = float(np.mean([np.linalg.norm(v - track.look) for v in chain.looks]))
             if look >= (SLIDE_LOOK if all(chain.streaked) else CARRIED_LOOK) or \
-                    _hand_like(track, detections)[j]:
+                    (_hand_like(track, detections)[j] and not _long_streaked(chain)):
                 continue
             fits.append((coin, k))
         if len(fits) != 1:
@@ -676,6 +676,13 @@ def _hand_like(track: CoinTrack, detections: Detections) -> np.ndarray:
     look_cost = np.linalg.norm(detections.look - track.look, axis=1)
     return look_cost > np.where(detections.streaked, HAND_LIKE_STREAK,
                                 HAND_LIKE) * detections.hand_look
+
+
+def _long_streaked(chain: Chain) -> bool:
+    """Is the lost slide a run of streaks longer than a slide needs (a coin's, however near
+    the hands' colour its blur reads: strike at look 296, Moons' eight streaks 0.04 from the
+    hands' colour, its whole slide taken for a hand's fragment)?"""
+    return len(chain.points) > SLIDE_POINTS and all(chain.streaked)
 
 
 def _slides_on(track: CoinTrack, detections: Detections) -> np.ndarray:

@@ -210,3 +210,24 @@ def test_a_slide_seen_only_as_streaks_blurred_over_the_cloth_still_reads_as_its_
             assigned = tracker.update(k * dt, seen)
         assert (assigned == {"suns": 1}) == given
         assert bool(tracker.rewritten) == given
+
+
+def test_a_long_run_of_streaks_reading_like_the_hands_is_still_a_coin_s_slide() -> None:
+    """Strike at look 296: Moons' streak is found in every frame of its slide, but blurred
+    it reads 0.04 from the hands' colour and 0.2 from its own look, as a hand's fragment
+    does, so neither the tracker nor the lost slide took it (its crossings and contacts
+    lost).  A run of streaks longer than a slide needs is no hand's fragment: the fourth
+    gives the slide to Moons; three, a hand may still make."""
+    dt = 1 / 30
+    blurred = COIN + np.array([0.12, 0.12, 0.1])
+    tracker = Tracker({"moons": (0.0, -209.5)}, 0.0, MotionModel(), looks={"moons": COIN})
+    for k in range(1, 5):
+        tracker.update(k * dt, blobs((0.0, -209.5)))
+    tracker.update(5 * dt, blobs())
+    slide = [(-0.7, -152.1), (-0.3, -97.7), (-0.5, -44.6), (-0.5, 3.7)]
+    for k, at in enumerate(slide, start=6):
+        seen = Detections(np.array([at]), np.array([RADIUS]), np.array([45.0]),
+                          np.array([[0.0, 1.0]]), blurred[None], np.ones(1),
+                          hand_look=np.array([0.04]))
+        assigned = tracker.update(k * dt, seen)
+        assert assigned == ({"moons": 0} if k == 9 else {})
