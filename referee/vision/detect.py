@@ -675,8 +675,8 @@ class CoinDetector:
             for streak_box, dark, change in streaks:
                 full_diff[streak_box][dark] = change[dark]
             diff = _max_pool(full_diff)
-        to_hand = self._to_hand(self._bridged(hands, shadow, box, crop,
-                                              self._exposed(gain)[box]))
+        empty = self._exposed(gain)[box]  # the empty table at this exposure
+        to_hand = self._to_hand(self._bridged(hands, shadow, box, crop, empty))
         hand_look = _mean_look(crop, hands, gain) if to_hand is not None else None
         # Candidates for coins: the change closed but not opened (at half resolution the
         # opening would erase a coin that shows only in part, e.g. half taken for shadow);
@@ -698,7 +698,7 @@ class CoinDetector:
             candidates.append((x, y, w, h, labels[y:y + h, x:x + w] == k))
         centres, streaks_px, dirs, looks, conf, by_hand, hand_like = [], [], [], [], [], [], []
         patches = _Patches(self, crop, full_diff, gain, hands, to_hand, hand_look, (ox, oy),
-                           shadow, self._exposed(gain)[box])
+                           shadow, empty)
         found_coins, measured = patches.coins(candidates, self._measured, fresh)
         self._measured = {} if streaks else measured  # a streak's reading is this frame's
         for area, cx, cy, streak, direction, colour, touching in found_coins:

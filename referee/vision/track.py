@@ -696,10 +696,8 @@ def _slides_on(track: CoinTrack, detections: Detections) -> np.ndarray:
     if not track.observations or not len(detections) or \
             track.observations[-1].streak_mm <= 2.0 * float(detections.radius_mm.max()):
         return np.zeros(len(detections), bool)
-    off = np.asarray(track.observations[-1].center_mm) - detections.center_mm
-    u = detections.streak_dir
-    across = np.abs(off[:, 0] * u[:, 1] - off[:, 1] * u[:, 0])
-    return detections.streaked & (across < 2.0 * detections.radius_mm)
+    last = track.observations[-1].center_mm
+    return np.array([_streak_through(last, detections, j) for j in range(len(detections))])
 
 
 def _part_off_rest(track: CoinTrack, detections: Detections, hidden: bool = False,
@@ -897,9 +895,14 @@ def _own_look(look_cost: float, on_stack: bool = False) -> bool:
 def _streak_from(track: CoinTrack, detections: Detections, j: int) -> bool:
     """Is detection `j` a streak whose line points back at where this coin was (the coin
     flicked out from under the fingers)?"""
+    return _streak_through(track.position_mm, detections, j)
+
+
+def _streak_through(point_mm: tuple[float, float], detections: Detections, j: int) -> bool:
+    """Is detection `j` a streak whose line runs within a diameter of `point_mm`?"""
     if not detections.streaked[j]:
         return False
-    off = np.asarray(track.position_mm) - detections.center_mm[j]
+    off = np.asarray(point_mm) - detections.center_mm[j]
     return _along_across(off, detections.streak_dir[j])[1] < 2.0 * detections.radius_mm[j]
 
 
