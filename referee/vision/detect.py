@@ -31,7 +31,7 @@ from referee.geometry import TILE_THICKNESS_MM, square_corners
 from referee.layout import Layout
 from referee.vision.changes import ChangeGate, channel_sum, colour_distance
 from referee.vision.detections import Detections, near_any
-from referee.vision.resting_views import RestingViews
+from referee.vision.resting_views import GONE, SHOWN, RestingViews
 
 COIN_HEIGHT_MM = 3.0
 """A coin's top face above the cloth (piecepack coins are 2–4 mm thick)."""
@@ -762,8 +762,11 @@ class CoinDetector:
             if hand_look is not None:
                 colour = self._still_there(crop, diff, empty, gain, hands, px - origin, look,
                                            hand_look)
-            if colour is None and not blob and self._views.still_shows(
-                    px, self._blurred, self._background_u8, gain):
+            shown = self._views.shown(px, self._blurred, self._background_u8, gain) \
+                if colour is not None or not blob else None
+            if shown is not None and colour is not None and shown < GONE:
+                colour = None  # its pixels say it left, whatever the disc's mean colour says
+            elif shown is not None and colour is None and shown >= SHOWN:
                 colour = look
             if colour is not None:
                 kept.append((center_mm, colour, px))

@@ -473,6 +473,34 @@ def test_a_resting_coin_a_finger_touches_is_still_found_where_it_rests(
     assert nearest(hidden.center_mm, coin) > LAYOUT.coin_mm
 
 
+def test_a_fingertip_of_a_lifted_coin_s_colour_over_its_place_is_not_the_coin() -> None:
+    """Capture at look 289: Moons, yellow, was lifted, and the fingertip on its empty place,
+    paler than the rest of the hand, read as Moons by its mean colour for three frames (the
+    lift found 67 ms late).  Its pixels, each of another tint than the coin's art there,
+    say the coin left: it is not kept.  (A two-tone coin, and a fingertip of its mean.)"""
+    spots = start_spots(LAYOUT)
+    coin = spots["moons"]
+    yellow, pink = (40, 200, 230), (140, 150, 230)  # BGR
+    mean = tuple(round((a + b) / 2) for a, b in zip(yellow, pink, strict=True))
+    det = CoinDetector(mapping(), LAYOUT, SIZE)
+    det.learn_empty_table(frame({p: LIGHT_COIN for p in spots.values()}, 0), spots.values())
+    clean = frame({p: LIGHT_COIN for p in spots.values()} | {coin: yellow}, 9)
+    x, y, s = to_px(coin)
+    r16 = round(LAYOUT.coin_mm / 2 * SCALE * 16)
+    cv2.ellipse(clean, (x, y), (r16, r16), 0, -90, 90, pink, -1, cv2.LINE_AA, s)
+    found, _ = det.detect(clean)
+    j = int(np.argmin(np.hypot(*(found.center_mm - np.asarray(coin)).T)))
+    resting = [(tuple(found.center_mm[j]), found.look[j])]
+    for _ in range(2):  # a clear view of it, no hand near
+        det.detect(clean, resting)
+    lifted = with_finger(frame({p: LIGHT_COIN for p in spots.values() if p != coin}, 10),
+                         (coin[0], coin[1] - LAYOUT.coin_mm / 2 + 1.0))
+    cv2.circle(lifted, (x, y), r16, mean, -1, cv2.LINE_AA, s)
+    gone, hands = det.detect(lifted, resting)
+    assert hands.any()
+    assert nearest(gone.center_mm, coin) > LAYOUT.coin_mm
+
+
 def streaked(image: np.ndarray, start: tuple[float, float], step: np.ndarray, length_mm: int,
              colour: tuple[int, int, int]) -> np.ndarray:
     """A coin of `colour` sliding `length_mm` from `start` along `step` in one exposure."""
