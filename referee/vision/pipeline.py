@@ -34,7 +34,7 @@ from referee.vision.reconstruct import FlickWindow, reconstruct
 from referee.vision.reidentify import exchange_after, exchange_time, exchanged
 from referee.vision.track import QUICKEST_CARRY_S, RESTING_MM_S, CoinTrack, Tracker
 from referee.vision.trajectory import FINGER_DRAG_MM, FINGER_MM_S, Motion, Slide
-from referee.vision.windows import find_windows
+from referee.vision.windows import SPAN_GAP_FRAMES, find_windows
 
 if TYPE_CHECKING:
     from calibration.face_reader import CoinFaces
@@ -259,7 +259,8 @@ class Pipeline:
             decel_mm_s2=self.config.decel_mm_s2, r_mm=self.config.noise_mm),
             looks=looks if len(looks) == len(start) else None, sizes=sizes,
             on_stack=lambda p: self.layout.stack_at(p) is not None,
-            table_look=self.detector.table_look, on_table=self.layout.on_table)
+            table_look=self.detector.table_look, on_table=self.layout.on_table,
+            hand_came=self._hand_came)
         return {c: (round(float(start[c][0]), 2), round(float(start[c][1]), 2))
                 for c in sorted(looks)}
 
@@ -290,7 +291,9 @@ class Pipeline:
         for coin, track in self.tracker.tracks.items():
             j = assigned.get(coin)
             if j is None:
-                if track.vague(frame.t) and coin not in self.hidden_since:
+                if coin not in self.hidden_since and (track.vague(frame.t) or (
+                        frame.t - track.last_seen > SPAN_GAP_FRAMES / self.fps
+                        and self._was_resting(coin))):
                     self.hidden_since[coin] = went_unseen(track)
                 hidden = self.hidden_since.get(coin)
                 if hidden is not None and self.detector.covered(hands, hidden.from_mm):
@@ -405,9 +408,16 @@ class Pipeline:
         """Is every coin this flick may have moved in view?  Yes when no hand is in view,
         or when no coin went under a hand since the last flick was closed: the next
         player's hand reaching in, away from the coins, does not hold the flick open (a
-        coin hidden since before, such as a prisoner on a tower, has no part in it)."""
+        coin hidden since before, such as a prisoner on a tower, has no part in it).  A
+        coin whose last sightings run over the table's edge within a frame is no hand's: its
+        fall is this flick's, and waiting for it held the flick open until a hand put it
+        back, when the return was taken for a move under that hand (off-table at look 247:
+        no place).  (Run on for longer, a fingertip's drag of a coin it lifts "reaches" the
+        edge: tower hit at look 100.)"""
+        frame_dt = 1.0 / self.fps
         return not hands.any() or all(hidden.t_hid <= self.closed_until
-                                      for hidden in self.hidden_since.values())
+                                      or self._over_edge(coin, hidden.t_hid + frame_dt)
+                                      for coin, hidden in self.hidden_since.items())
 
     def _read_faces(self, frame: Frame) -> list[ev.Event]:
         """The face of every coin to read that this frame shows at rest: after FACE_FRAMES
@@ -471,6 +481,16 @@ class Pipeline:
         reading = self.faces.check(twin, self.faces.crop(frame.image, self.detector.mapping,
                                                          obs[-1][1:]))
         return reading.face == self.up[twin] and reading.confidence >= FACE_CONFIDENCE
+
+    def _was_resting(self, coin: str) -> bool:
+        """Was this coin at rest when last seen (its last two sightings within the noise)?
+        Lost from rest for longer than the windows' gap, it may come back elsewhere with no
+        sighting of its motion: it moved unseen, as under a hand (capture at look 306: guard
+        2, orange on olive cloth, flicked at 0.8 m/s, its streak too faint for every frame
+        of its run, back at rest beside Moons 0.2 s later; no motion of it was fitted, and
+        Moons read as flicked out of turn)."""
+        seen = self.tracks[coin][-2:]
+        return len(seen) == 2 and math.dist(seen[0][1:], seen[1][1:]) <= self.config.noise_mm
 
     def _learn_vacated(self) -> None:
         """Start places that no coin covers any more: the detector learns the cloth there

@@ -283,18 +283,33 @@ def _pushed(window: FlickWindow, layout: Layout, struck: set[str]) -> list[dict]
                 continue
         v = np.asarray(motion_b.slides[0].v0, float)
         speed = float(np.hypot(*v))
+        t = motion_b.t_start
         for a in starters:
-            normal = np.subtract(motion_b.start_mm, window.motions[a].start_mm)
-            apart = float(np.hypot(*normal))
-            if a == b or apart > layout.coin_mm + PUSH_GAP_MM or not _along(v, normal):
+            apart = _pushed_from(window.motions[a], motion_b, v) if a != b else None
+            if apart is None or apart > layout.coin_mm + PUSH_GAP_MM:
                 continue
-            t = motion_b.t_start
             found.append({"t": t, "a": a, "b": b, "piece": None, "moving": [a],
                           "speed": speed * 2.0 / (1.0 + COIN_RESTITUTION),
                           "frames": _frames(t, window.frame_dt),
                           "gap": round(apart - layout.coin_mm, 2), "confidence": 0.7})
             break
     return found
+
+
+def _pushed_from(motion_a: Motion, motion_b: Motion, v: np.ndarray) -> float | None:
+    """How far coin b's start lies from coin a where b set off along their line of centres
+    (`v`: b's launch), or None.  Coin a is where it rested, or, moved unseen, where its
+    slide put it as b set off: guard 2, unseen along its whole fast run, came back beside
+    Moons as Moons set off, 160 mm from where it was flicked (capture at look 306, Moons'
+    move read as a flick out of turn).  Its path is a guess, so where it rested counts too
+    (the demo game's Moons at 64.7 s struck Arms 5 mm on and glanced off, under the
+    fingers)."""
+    places = [motion_a.start_mm]
+    if motion_a.unseen:
+        places.append(tuple(motion_a.position(motion_b.t_start)))
+    aparts = [float(np.hypot(*normal)) for normal in
+              (np.subtract(motion_b.start_mm, p) for p in places) if _along(v, normal)]
+    return min(aparts, default=None)
 
 
 UNSEEN_HIT_MM = 10.0

@@ -39,12 +39,10 @@ from referee.vision.detections import Detections, near_any
 from referee.vision.kalman import CoinFilter, MotionModel
 from referee.vision.orphans import SLIDE_POINTS, Chain, Orphans
 from referee.vision.reidentify import exchange_after
-from referee.vision.trajectory import FINGER_MM
+from referee.vision.trajectory import FINGER_MM, MAX_SPEED_MM_S
 
 GATE_CHI2 = 18.4
 """χ² with 2 degrees of freedom at 99.99 %: a detection outside is not this coin's."""
-MAX_SPEED_MM_S = 4000.0
-"""No flicked coin goes faster; bounds the second-round search."""
 UNMATCHED = 1e9
 MISS_COST = 20.0
 """Round 2's price for leaving a coin unpaired: as dear as a 400 mm jump from under a hand,
@@ -200,7 +198,9 @@ class Tracker:
                  sizes: Mapping[str, float] | None = None,
                  on_stack: Callable[[tuple[float, float]], bool] | None = None,
                  table_look: Callable[[tuple[float, float]], np.ndarray | None] | None = None,
-                 on_table: Callable[[tuple[float, float]], bool] | None = None) -> None:
+                 on_table: Callable[[tuple[float, float]], bool] | None = None,
+                 hand_came: Callable[[tuple[float, float], float], bool] | None = None
+                 ) -> None:
         if not start_mm:
             raise ValueError("the tracker needs the game's coins and where they start")
         self.model = model or MotionModel()
@@ -218,6 +218,11 @@ class Tracker:
         """Whether a point is on the table: a hidden coin is not found beyond its edge, where
         nothing rests (a coin over it falls) and arms reach in (capture at look 220: Moons,
         lifted, was taken at a sleeve's piece 65 mm past the edge and read as gone off it)."""
+        self.hand_came = hand_came or (lambda p, since: True)
+        """Whether a hand came near a point since a time: a coin is put on a tower's top
+        only by hand (capture at look 307: Moons, lifted, took a blob on tower 3's top that
+        the exposure's swing made, where no hand had been, while a hand put it on tower 2).
+        """
         self.table_look = table_look
         """The empty table's colour under a coin resting at a point (`CoinDetector.table_look`):
         a coin put on a tower's top is read against its own look as it would show there."""
@@ -592,6 +597,8 @@ class Tracker:
                 elif vague and on_top[j]:
                     # Put on a tower's top: the rules say which tower, not the distance;
                     # the look (read on the tile) tells the coins apart.
+                    if not self.hand_came(tuple(detections.center_mm[j]), track.last_seen):
+                        continue
                     cost[i, k] = 10.0 * look_cost + 1.0
                 elif vague:
                     # Flicked from under the fingers, or moved by hand anywhere: nearer is

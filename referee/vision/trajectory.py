@@ -20,6 +20,12 @@ from dataclasses import dataclass, replace
 import numpy as np
 from scipy.optimize import least_squares
 
+IMPACT_TURN_COS = math.cos(math.radians(20.0))
+"""A break after a coin's only frame before an impact turns it by more than this
+(`_struck_after_first`: tower 1 turned Moons by 88 degrees; a launch frame read 3 mm off
+its line, 4 degrees, is no impact: strike at look 301, its flick put 0.11 s early)."""
+MAX_SPEED_MM_S = 4000.0
+"""No flicked coin goes faster (the tracker's second-round search, a slide's launch)."""
 JOINT_EVALUATIONS = 5
 """Residual evaluations per parameter the joint refit of a motion's slides may take."""
 LEAVING_KEPT = 3
@@ -165,7 +171,7 @@ class Motion:
 
 def fit_motion(coin: str, t: Sequence[float], p: np.ndarray, start_mm: tuple[float, float],
                end_mm: tuple[float, float] | None, decel: float, noise_mm: float = 0.3,
-               max_pieces: int = 10) -> Motion:
+               max_pieces: int = 10, rested_until: float = -math.inf) -> Motion:
     """Split the moving observations at impacts and fit a physical slide to each piece.
 
     The split is an optimal partition (dynamic programming over every set of break points):
@@ -175,7 +181,11 @@ def fit_motion(coin: str, t: Sequence[float], p: np.ndarray, start_mm: tuple[flo
     are joined where their paths meet (the impact instant), and all are refitted together
     through those impact points (`_jointly`).  A coin that left the view (`end_mm` None) is
     fitted without its last frame, which saw only part of it; one launched within its first
-    moving frame's exposure, without that frame (`_launched_within`).
+    moving frame's exposure, without that frame (`_launched_within`).  One first seen
+    already sliding may have struck something right after that frame
+    (`_struck_after_first`), unless the slide there would have left rest before the coin
+    was last seen at rest (`rested_until`): its first frame was after the impacts (fast
+    flick at look 245: Suns, first seen coming back off Arms, "flicked" 0.18 s early).
     """
     t_arr = np.asarray(t, float)
     p_arr = np.asarray(p, float).reshape(-1, 2)
@@ -218,11 +228,19 @@ def fit_motion(coin: str, t: Sequence[float], p: np.ndarray, start_mm: tuple[flo
         lo = bounds[1][0]
         t_arr, p_arr = t_arr[lo:], p_arr[lo:]
         bounds = [(a - lo, b - lo) for a, b in bounds[1:]]
+    slides: list[Slide] = []
+    if first == 0:
+        pair = _struck_after_first(t_arr, p_arr, bounds[0][1], start_mm, decel, noise_mm)
+        if pair is not None and pair[0].t0 >= rested_until:
+            slides = list(pair)
+            bounds = [(0, 1), *bounds]
+            bounds[1] = (1, bounds[1][1])
     if len(bounds) == 1 and end_mm is not None:
         bounds = _overshoot(p_arr, start_mm, end_mm) or bounds  # the samples at rest too
     bounds[-1] = (bounds[-1][0], len(t_arr))
-    slides: list[Slide] = []
     for k, (lo, hi) in enumerate(bounds):
+        if k < len(slides):
+            continue  # (the first two, `_struck_after_first`)
         anchor = start_mm if k == 0 else None
         tt, pp = t_arr[lo:hi], p_arr[lo:hi]
         if k > 0 and hi - lo < MIN_PIECE:
@@ -346,6 +364,54 @@ def _overshoot(p: np.ndarray, start_mm: tuple[float, float], end_mm: tuple[float
     return [(0, k + 1), (k + 1, len(p))]
 
 
+def _struck_after_first(t: np.ndarray, p: np.ndarray, hi: int, start_mm: tuple[float, float],
+                        decel: float, noise_mm: float) -> tuple[Slide, Slide] | None:
+    """The slides before and after an impact right after the first frame that saw the coin,
+    first seen already sliding (its launch hidden); None if it struck nothing there.
+
+    Then no slide from its resting place runs through its frames up to `hi`, while those
+    after the first fit one well, at the partition's price of a break: the first is
+    the only frame of the slide before the impact (tower hit at look 289: Moons, flicked
+    under the fingers, seen once 2.6 mm short of tower 1, then coming off it; fitted as one
+    slide, bent 5.5 mm RMS, the hit was lost and it "settled" 3.9 mm from where it rests).
+    One frame does not fit a slide: it ran straight from the resting place through that
+    frame to where the slide after, run back, meets its line, in the time between."""
+    if hi < MIN_PIECE:
+        return None
+    _, sse_one = _fit_slide(t[:hi], p[:hi], decel, start_mm)
+    if (sse_one - _segment_sse(t[1:hi], p[1:hi], decel)) / noise_mm ** 2 <= _break_price(hi):
+        return None
+    after, _ = _fit_slide(t[1:hi], p[1:hi], decel, None)
+    seen = p[0]
+    way = seen - np.asarray(start_mm, float)
+    run = float(np.hypot(*way))
+    if run < 1e-6:
+        return None
+    heading = way / run
+    grid = np.linspace(t[0], t[1], 61)[1:-1]
+    back = _extend(after, grid) - seen
+    across = np.abs(back @ np.array([-heading[1], heading[0]]))
+    k = int(np.argmin(across))
+    ahead = float(back[k] @ heading)  # from the first frame to the impact, along the way
+    tau = float(grid[k] - t[0])
+    if ahead <= 0.0:
+        return None  # the slide after does not come off the line ahead of the first frame
+    speed_seen = ahead / tau + 0.5 * decel * tau
+    speed0 = math.sqrt(speed_seen ** 2 + 2.0 * decel * run)
+    if speed0 > MAX_SPEED_MM_S:
+        return None  # no flick is that fast: the frames after met its line by chance
+    t_break = float(grid[k])
+    before = Slide(float(t[0]) - (speed0 - speed_seen) / decel, start_mm,
+                   (float(speed0 * heading[0]), float(speed0 * heading[1])), decel, t_break)
+    p_break = before.position(t_break)
+    _, c = after.path_coeffs()
+    v_break = c[0] + 2.0 * c[1] * (t_break - after.t0)
+    if float(v_break @ heading) > IMPACT_TURN_COS * float(np.hypot(*v_break)):
+        return None  # on nearly the same heading: a first frame read off its line, no impact
+    return before, Slide(t_break, (float(p_break[0]), float(p_break[1])),
+                         (float(v_break[0]), float(v_break[1])), decel, after.t_end)
+
+
 def _launched_within(t: np.ndarray, p: np.ndarray, start_mm: tuple[float, float],
                      decel: float, ahead_mm: float) -> bool:
     """Was the coin launched during its first moving frame's exposure?  That frame averages
@@ -442,7 +508,7 @@ def optimal_partition(t: np.ndarray, p: np.ndarray, noise_mm: float,
     if n < 4:
         return [(0, n)]
     sigma2 = noise_mm * noise_mm
-    beta = 6.0 * math.log(n) + 10.0
+    beta = _break_price(n)
     best = np.full(n + 1, math.inf)
     back = np.zeros(n + 1, int)
     best[0] = 0.0
@@ -465,6 +531,11 @@ def optimal_partition(t: np.ndarray, p: np.ndarray, noise_mm: float,
     if len(bounds) > max_pieces:
         return [(0, n)]
     return bounds
+
+
+def _break_price(n: int) -> float:
+    """The misfit (in σ²) a break must explain among n observations (`optimal_partition`)."""
+    return 6.0 * math.log(n) + 10.0
 
 
 def quadratic_roots(c0: float, c1: float, c2: float, lo: float, hi: float) -> list[float]:

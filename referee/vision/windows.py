@@ -66,11 +66,16 @@ def _median2(points: list[tuple[float, float]]) -> tuple[float, float]:
     return statistics.median(q[0] for q in points), statistics.median(q[1] for q in points)
 
 
+SPAN_GAP_FRAMES = 3.5
+"""A track unseen longer than this many frame intervals is two spans: its motion between
+them is no sighting's (a coin moved unseen: `pipeline.Pipeline.process`)."""
+
+
 def split_spans(track: np.ndarray, frame_dt: float) -> list[np.ndarray]:
     """Pieces of a track seen without a gap longer than three frames."""
     if len(track) == 0:
         return []
-    gaps = np.nonzero(np.diff(track[:, 0]) > 3.5 * frame_dt)[0]
+    gaps = np.nonzero(np.diff(track[:, 0]) > SPAN_GAP_FRAMES * frame_dt)[0]
     return np.split(track, gaps + 1)
 
 
@@ -179,6 +184,7 @@ def _window(splits: Mapping[str, CoinTrackSplit], lo: float, hi: float, frame_dt
             stop += 1
         obs = a[first:stop + 1]
         motions[coin] = fit_motion(coin, obs[:, 0], obs[:, 1:],
-                                   (float(start[0]), float(start[1])), end, decel, noise_mm)
+                                   (float(start[0]), float(start[1])), end, decel, noise_mm,
+                                   rested_until=float(before[-1, 0]) if len(before) else -math.inf)
     return FlickWindow(motions, rest, frame_dt, noise_mm, t_settled=hi + dwell_s,
                        settled_mm=settled)

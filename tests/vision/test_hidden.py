@@ -10,6 +10,7 @@ import pytest
 
 from referee.events import Event
 from referee.layout import castle_croquetnole_layout
+from referee.vision.capture import Frame
 from referee.vision.detections import Detections
 from referee.vision.pipeline import (
     FOLLOW_THROUGH_S,
@@ -128,6 +129,30 @@ def test_a_slide_under_the_fingers_that_struck_a_coin_stops_short_when_that_coin
     assert _struck_then([window], far, layout.coin_mm, 1 / 30) is None
     # Struck after it would have stopped on its own: no cut, the free slide.
     assert len(hidden_slide(moved, DECEL, cut_at=12.5).slides) == 1
+
+
+@pytest.mark.parametrize("apart_mm", [-0.2, 0.15, 2.5])
+def test_a_coin_moved_unseen_struck_the_coin_that_set_off_beside_where_it_came_back(
+        apart_mm: float) -> None:
+    """Capture at look 306: guard 2, unseen under the hand and along its whole fast slide,
+    came back 0.15 mm short of touching Moons as Moons set off along their line of centres.
+    Its slide, cut there, never closed the gap, and it rested 160 mm from Moons: no contact
+    was found, and Moons' move read as a flick out of turn.  Where its slide put it as
+    Moons set off, it struck Moons."""
+    layout = castle_croquetnole_layout()
+    start, heading = np.array([-105.6, 140.1]), np.array([0.765, 0.645])
+    back = start - heading * (layout.coin_mm + apart_mm)
+    moved = Placed("2", t_hid=11.9, t_freed=11.93, t_back=12.1, from_mm=(-254.0, 44.5),
+                   to_mm=(float(back[0]), float(back[1])))
+    moons = Motion("moons", [Slide(12.097, tuple(start), tuple(460.0 * heading), DECEL, 12.3)],
+                   tuple(start), (-90.4, 162.5))
+    window = FlickWindow({"moons": moons, "2": hidden_slide(moved, DECEL, cut_at=12.097)},
+                         {}, 1 / 30, 0.8, 12.5)
+    events = reconstruct(window, layout)
+    assert [(e.type, e.t) for e in events if e.type in ("contact", "flick")] == [
+        ("flick", 11.9), ("contact", pytest.approx(12.097, abs=0.002))]
+    (contact,) = [e for e in events if e.type == "contact"]
+    assert (contact.a, contact.b) == ("2", "moons") and contact.speed > 450.0
 
 
 def test_a_flick_under_the_fingers_seen_still_sliding_is_timed_by_where_it_comes_to_rest(
@@ -308,6 +333,29 @@ def test_a_coin_put_on_a_towers_top_is_taken_though_its_art_reads_as_a_shadow(
     assert (carried_then_shown(tracker, on_top) == {"moons": 0}) is taken
 
 
+@pytest.mark.parametrize("hand_came", [True, False])
+def test_a_hidden_coin_is_put_on_a_tower_s_top_only_where_a_hand_came(hand_came: bool
+                                                                     ) -> None:
+    """Capture at look 307: Moons, lifted, took a blob on tower 3's top where no hand had
+    been (the exposure's swing moved the white top's reading), while the hand put it on
+    tower 2.  A coin is put on a tower only by hand: where none came since the coin was
+    hidden, a blob on a top is not it."""
+    layout = castle_croquetnole_layout()
+    tower = layout.piece("tower-3").center_mm
+    look = np.array([0.55, 0.7, 0.75])
+    on_top = Detections(np.array([tower]), look=look[None])
+    came: list[tuple[tuple[float, float], float]] = []
+
+    def reached(p: tuple[float, float], since: float) -> bool:
+        came.append((p, since))
+        return hand_came
+
+    tracker = Tracker({"moons": (-90.0, 163.0)}, 0.0, looks={"moons": look},
+                      on_stack=lambda p: layout.stack_at(p) is not None, hand_came=reached)
+    assert (carried_then_shown(tracker, on_top) == {"moons": 0}) is hand_came
+    assert came and came[0][1] == 0.0  # asked since it was last seen
+
+
 @pytest.mark.parametrize(("seen", "tables_known", "taken"), [
     ([0.5, 0.53, 0.55], True, True),  # 0.58 from its look as read, 0.02 as it reads there
     ([0.5, 0.53, 0.55], False, False),
@@ -473,6 +521,42 @@ def test_a_flick_no_frame_saw_says_so_in_its_evidence() -> None:
     assert crossed.evidence == {"margin_mm": 20.0, "hidden_from": 7.7, "hidden_until": 8.1}
 
 
+def test_a_coin_lost_from_rest_and_back_at_rest_beside_a_coin_that_set_off_struck_it(
+        ) -> None:
+    """Capture at look 306: guard 2, orange on olive cloth, flicked at 0.8 m/s with no hand
+    over it, its streak too faint for each of the six frames of its run, came back at rest
+    beside Moons as Moons set off along their line of centres.  Unseen for longer than the
+    windows' gap, no motion of it was fitted, and Moons' move read as a flick out of turn.
+    A coin lost from rest is hidden as under a hand: its flick and the strike are found."""
+    pipe = tracked_pipeline()
+    guard, moons = (-254.0, 44.5), (-105.6, 140.1)
+    pipe.tracker = Tracker({"2": guard, "moons": moons}, 0.0)
+    pipe.tracks = {"2": [], "moons": []}
+    heading = np.subtract(moons, (-120.4, 127.7)) / np.hypot(*np.subtract(moons, (-120.4, 127.7)))
+    moons_slide = Slide(12.1, moons, tuple(500.0 * heading), DECEL, 20.0)
+    hands = np.zeros(pipe.detector.table_mask.shape, np.uint8)
+
+    def seen(t: float) -> Detections:
+        at = {"moons": tuple(moons_slide.position(t)) if t >= 12.1 else moons}
+        if t <= 11.9 + 1e-9:
+            at["2"] = guard
+        elif t >= 12.1 - 1e-9:
+            at["2"] = (-120.4, 127.7)
+        return Detections(np.array(list(at.values())))
+
+    pipe.detector.detect = lambda image, resting=(): (seen(pipe_t[0]), hands)
+    pipe_t = [0.0]
+    events = []
+    for k in range(330, 400):
+        pipe_t[0] = k / 30
+        events += pipe.process(Frame(k, k / 30, np.zeros((2, 2, 3), np.uint8)))
+    events += pipe.finish(400 / 30)
+    flicks = [(e.coin, round(e.t, 2)) for e in events if e.type == "flick"]
+    contacts = [(e.a, e.b, round(e.t, 2)) for e in events if e.type == "contact"]
+    assert flicks == [("2", 11.9)]
+    assert contacts == [("2", "moons", 12.1)]
+
+
 def test_a_coin_held_by_a_fingertip_does_not_take_the_coin_flicked_past_it() -> None:
     """Arms rests with a fingertip merged into its blob while Moons, flicked from under the
     same hand, slides out 24 mm away (demo-game, 68.73 s): Arms keeps its place, and Moons,
@@ -506,6 +590,22 @@ def test_a_flick_is_closed_with_a_hand_in_view_once_no_coin_went_under_a_hand() 
     pipe.hidden_since["arms"] = Hidden(41.83, (18.0, 98.1), 41.9)  # under a hand since the close
     assert not pipe._accounted(hand)
     assert pipe._accounted(np.zeros_like(hand))
+
+
+def test_a_coin_that_slid_over_the_table_s_edge_does_not_hold_its_flick_open() -> None:
+    """Off-table at look 247: Arms slid over the edge, and a hand in view held the flick
+    open for it as if it had gone under the hand, until the hand put it back; its return
+    was then taken for a move under that hand, and no place was found.  Its last two
+    sightings run off the table within a frame: it fell, and the flick closes."""
+    layout = castle_croquetnole_layout()
+    pipe = Pipeline(mapping(), layout, SIZE, 30.0)
+    hand = np.full((4, 4), 255, np.uint8)
+    pipe.closed_until = 1.5
+    pipe.tracks["arms"] = [(2.1333, 210.0, -390.0), (2.1667, 210.3, -425.6)]
+    pipe.hidden_since = {"arms": Hidden(2.1667, (210.3, -425.6), 2.1667)}
+    assert pipe._accounted(hand)
+    pipe.tracks["arms"] = [(2.1333, 210.0, -380.0), (2.1667, 210.0, -382.0)]  # stopping short
+    assert not pipe._accounted(hand)
 
 
 def test_a_coin_put_back_and_moved_again_by_the_same_hand_is_one_place() -> None:
