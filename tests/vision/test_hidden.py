@@ -532,7 +532,8 @@ def test_a_coin_lost_from_rest_and_back_at_rest_beside_a_coin_that_set_off_struc
     guard, moons = (-254.0, 44.5), (-105.6, 140.1)
     pipe.tracker = Tracker({"2": guard, "moons": moons}, 0.0)
     pipe.tracks = {"2": [], "moons": []}
-    heading = np.subtract(moons, (-120.4, 127.7)) / np.hypot(*np.subtract(moons, (-120.4, 127.7)))
+    back = (-120.4, 127.7)  # where guard 2 came back, beside Moons
+    heading = np.subtract(moons, back) / math.dist(moons, back)
     moons_slide = Slide(12.1, moons, tuple(500.0 * heading), DECEL, 20.0)
     hands = np.zeros(pipe.detector.table_mask.shape, np.uint8)
 
@@ -541,14 +542,14 @@ def test_a_coin_lost_from_rest_and_back_at_rest_beside_a_coin_that_set_off_struc
         if t <= 11.9 + 1e-9:
             at["2"] = guard
         elif t >= 12.1 - 1e-9:
-            at["2"] = (-120.4, 127.7)
+            at["2"] = back
         return Detections(np.array(list(at.values())))
 
-    pipe.detector.detect = lambda image, resting=(): (seen(pipe_t[0]), hands)
-    pipe_t = [0.0]
+    now = [0.0]
+    pipe.detector.detect = lambda image, resting=(): (seen(now[0]), hands)
     events = []
     for k in range(330, 400):
-        pipe_t[0] = k / 30
+        now[0] = k / 30
         events += pipe.process(Frame(k, k / 30, np.zeros((2, 2, 3), np.uint8)))
     events += pipe.finish(400 / 30)
     flicks = [(e.coin, round(e.t, 2)) for e in events if e.type == "flick"]
