@@ -748,7 +748,9 @@ class CoinDetector:
         (their place, colour and ROI pixel): one a hand's mask took in whose disc reads as
         its look (`_still_there`); or, hand or no hand, one whose telling pixels show as
         they were (`RestingViews`): a finger over a third of it, a dark coin on dark cloth,
-        a pale coin on a tower's top beside a hand (which `_dark_streaks` holds back)."""
+        a pale coin on a tower's top beside a hand (which `_dark_streaks` holds back).
+        Never one whose telling pixels say it left (under `GONE` of them), whatever its
+        disc's mean colour reads: a fingertip of its colour over its empty place."""
         if not len(resting):
             return []
         empty = self._exposed(gain)[box]

@@ -6,7 +6,8 @@ colour with the coin's look (`CoinDetector._still_there`); a third of the disc u
 finger moves that mean past its tolerance, although two thirds of the coin still show,
 exactly as they were. Pixels are a far sharper witness than a mean: a coin moved, lifted or
 struck leaves its place showing cloth, which differs from the remembered view wherever the
-coin differs from the cloth (the view's telling pixels).
+coin differs from the cloth (the view's telling pixels).  They also overrule a mean that
+reads as the coin where the coin has gone: a fingertip of its colour over its empty place.
 """
 
 from __future__ import annotations
