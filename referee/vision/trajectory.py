@@ -233,8 +233,7 @@ def fit_motion(coin: str, t: Sequence[float], p: np.ndarray, start_mm: tuple[flo
         pair = _struck_after_first(t_arr, p_arr, bounds[0][1], start_mm, decel, noise_mm)
         if pair is not None and pair[0].t0 >= rested_until:
             slides = list(pair)
-            bounds = [(0, 1), *bounds]
-            bounds[1] = (1, bounds[1][1])
+            bounds = [(0, 1), (1, bounds[0][1]), *bounds[1:]]
     if len(bounds) == 1 and end_mm is not None:
         bounds = _overshoot(p_arr, start_mm, end_mm) or bounds  # the samples at rest too
     bounds[-1] = (bounds[-1][0], len(t_arr))
@@ -255,13 +254,7 @@ def fit_motion(coin: str, t: Sequence[float], p: np.ndarray, start_mm: tuple[flo
             grid = np.linspace(t_arr[lo - 1], t_arr[lo], 61)
             gap = np.linalg.norm(prev.position(grid) - _extend(slide, grid), axis=1)
             t_break = float(grid[int(np.argmin(gap))])
-            p_break = prev.position(t_break)
-            _, c = slide.path_coeffs()
-            tau = t_break - slide.t0
-            v_break = c[0] + 2.0 * c[1] * tau
-            slide = Slide(t_break, (float(p_break[0]), float(p_break[1])),
-                          (float(v_break[0]), float(v_break[1])), decel, slide.t_end,
-                          slide.rms_mm)
+            slide = _from_break(slide, t_break, prev.position(t_break))
             slides[-1] = Slide(prev.t0, prev.p0, prev.v0, decel, t_break, prev.rms_mm)
         slides.append(slide)
     if len(slides) > 1:
@@ -403,13 +396,19 @@ def _struck_after_first(t: np.ndarray, p: np.ndarray, hi: int, start_mm: tuple[f
     t_break = float(grid[k])
     before = Slide(float(t[0]) - (speed0 - speed_seen) / decel, start_mm,
                    (float(speed0 * heading[0]), float(speed0 * heading[1])), decel, t_break)
-    p_break = before.position(t_break)
-    _, c = after.path_coeffs()
-    v_break = c[0] + 2.0 * c[1] * (t_break - after.t0)
-    if float(v_break @ heading) > IMPACT_TURN_COS * float(np.hypot(*v_break)):
+    after = _from_break(after, t_break, before.position(t_break))
+    if float(np.dot(after.v0, heading)) > IMPACT_TURN_COS * after.speed0:
         return None  # on nearly the same heading: a first frame read off its line, no impact
-    return before, Slide(t_break, (float(p_break[0]), float(p_break[1])),
-                         (float(v_break[0]), float(v_break[1])), decel, after.t_end)
+    return before, after
+
+
+def _from_break(slide: Slide, t_break: float, p_break: np.ndarray) -> Slide:
+    """`slide` started at an impact: from `p_break` at `t_break`, with the velocity its own
+    path has there (the path run back past its first frame, `_extend`)."""
+    _, c = slide.path_coeffs()
+    v_break = c[0] + 2.0 * c[1] * (t_break - slide.t0)
+    return Slide(t_break, (float(p_break[0]), float(p_break[1])),
+                 (float(v_break[0]), float(v_break[1])), slide.decel, slide.t_end, slide.rms_mm)
 
 
 def _launched_within(t: np.ndarray, p: np.ndarray, start_mm: tuple[float, float],
