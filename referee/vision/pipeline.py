@@ -32,7 +32,13 @@ from referee.vision.hand_history import HandHistory
 from referee.vision.kalman import MotionModel
 from referee.vision.reconstruct import FlickWindow, reconstruct
 from referee.vision.reidentify import exchange_after, exchange_time, exchanged
-from referee.vision.track import QUICKEST_CARRY_S, RESTING_MM_S, CoinTrack, Tracker
+from referee.vision.track import (
+    QUICKEST_CARRY_S,
+    RESTING_MM_S,
+    CoinTrack,
+    Tracker,
+    resting_when_seen,
+)
 from referee.vision.trajectory import FINGER_DRAG_MM, FINGER_MM_S, Motion, Slide
 from referee.vision.windows import SPAN_GAP_FRAMES, find_windows
 
@@ -291,9 +297,12 @@ class Pipeline:
         for coin, track in self.tracker.tracks.items():
             j = assigned.get(coin)
             if j is None:
+                # Lost from rest for longer than the windows' gap, it may come back elsewhere
+                # with no sighting of its motion: moved unseen, as under a hand (capture at
+                # look 306: guard 2's faint streak never seen, Moons "flicked" out of turn).
                 if coin not in self.hidden_since and (track.vague(frame.t) or (
                         frame.t - track.last_seen > SPAN_GAP_FRAMES / self.fps
-                        and self._was_resting(coin))):
+                        and resting_when_seen(track))):
                     self.hidden_since[coin] = went_unseen(track)
                 hidden = self.hidden_since.get(coin)
                 if hidden is not None and self.detector.covered(hands, hidden.from_mm):
@@ -481,16 +490,6 @@ class Pipeline:
         reading = self.faces.check(twin, self.faces.crop(frame.image, self.detector.mapping,
                                                          obs[-1][1:]))
         return reading.face == self.up[twin] and reading.confidence >= FACE_CONFIDENCE
-
-    def _was_resting(self, coin: str) -> bool:
-        """Was this coin at rest when last seen (its last two sightings within the noise)?
-        Lost from rest for longer than the windows' gap, it may come back elsewhere with no
-        sighting of its motion: it moved unseen, as under a hand (capture at look 306: guard
-        2, orange on olive cloth, flicked at 0.8 m/s, its streak too faint for every frame
-        of its run, back at rest beside Moons 0.2 s later; no motion of it was fitted, and
-        Moons read as flicked out of turn)."""
-        seen = self.tracks[coin][-2:]
-        return len(seen) == 2 and math.dist(seen[0][1:], seen[1][1:]) <= self.config.noise_mm
 
     def _learn_vacated(self) -> None:
         """Start places that no coin covers any more: the detector learns the cloth there

@@ -117,7 +117,7 @@ LAUNCH_SIDE = 0.25
 """A launch streak says surely which way its coin left when its centre lies this share of
 its length (beyond the coin's) on from the place (`_behind_launch`)."""
 REST_STEP_MM = 2.0
-"""Two sightings this close, the last sharp: the coin was at rest (`_resting`)."""
+"""Two sightings this close, the last sharp: the coin was at rest (`resting_when_seen`)."""
 RESTING_MM_S = 30.0
 """A coin slower than this is at rest (the pipeline's threshold for activity too)."""
 TOUCHING = 1.5
@@ -560,7 +560,7 @@ class Tracker:
             if vague:
                 reach = max(reach, 1500.0)  # a hand may have moved it anywhere
             under_hand = not vague and covered is not None and covered(track.position_mm)
-            leaving = not vague and _resting(track)
+            leaving = not vague and resting_when_seen(track)
             hand_like = ((_hand_like(track, detections) & ~_slides_on(track, detections))
                          | anothers.get(coin, np.zeros(len(detections), bool))
                          | _part_off_rest(track, detections, hidden=vague, on_top=on_top)
@@ -631,7 +631,7 @@ class Tracker:
             assigned[coin] = j
 
 
-def _resting(track: CoinTrack) -> bool:
+def resting_when_seen(track: CoinTrack) -> bool:
     """Was the coin at rest when last seen: sharp, where it was seen the time before?  (Not
     its filter's speed: a sliding coin missed for a frame is held still until seen again.)"""
     if len(track.observations) < 2:
@@ -722,7 +722,7 @@ def _part_off_rest(track: CoinTrack, detections: Detections, hidden: bool = Fals
     farther off is not it (tower-hit at look 138: a third of a coin 8.6 mm from where the
     hand lifted Moons, a flick invented), unless on a tower's top (`on_top`), where a hand
     puts a prisoner and its art alone may show (capture at look 179: 0.47 of Moons)."""
-    if not _resting(track) or not track.observations:
+    if not resting_when_seen(track) or not track.observations:
         return np.zeros(len(detections), bool)
     off = np.hypot(*(detections.center_mm - track.observations[-1].center_mm).T)
     shown = detections.confidence / min(track.size, 1.0)
@@ -820,7 +820,7 @@ def _behind_streak(track: CoinTrack, detections: Detections) -> np.ndarray:
     one struck goes on along the striker's line (strike at look 163: a fingertip 11 mm
     behind was taken for Moons, and its whole slide through four gates was lost)."""
     behind = np.zeros(len(detections), bool)
-    if not _resting(track) or not detections.streaked.any():
+    if not resting_when_seen(track) or not detections.streaked.any():
         return behind
     place = np.asarray(track.position_mm)
     for j in np.flatnonzero(detections.streaked):
