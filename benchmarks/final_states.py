@@ -9,9 +9,10 @@ Per clip: found / true + invented for each event type, lifts and places included
 as in `benchmarks.vision_accuracy`), and whether the final state is the true one (`same`:
 every field equal, but a place the players are asked to put a coin on, which vision
 measures and the true events give exactly, within the engine's own placement tolerance);
-then how many clips of each scenario end there.  Clips are rendered once into the cache (about 10 s
-each), shared with `python -m benchmarks`.  With `--jobs`, clips are rendered and run that many
-at once (the lines come out in the same order).
+then how many clips of each scenario end there, how many are right in every event, and
+each event type's recall and precision over them all.  Clips are rendered once into the
+cache (about 10 s each), shared with `python -m benchmarks`.  With `--jobs`, clips are
+rendered and run that many at once (the lines come out in the same order).
 """
 
 from __future__ import annotations
@@ -117,15 +118,36 @@ def parsed(argv: list[str] | None = None) -> tuple[argparse.Namespace, list[Clip
 def main(argv: list[str] | None = None) -> int:
     args, clips = parsed(argv)
     same: Counter[str] = Counter()
+    right = 0
+    events: dict[str, Counter[str]] = {}
     with ProcessPoolExecutor(max(1, min(args.jobs, os.cpu_count() or 1))) as pool:
         for clip, r in zip(clips, pool.map(_measured, clips, [args.cache] * len(clips)),
                            strict=True):
             same[clip.scenario] += r["same_final_state"]
+            right += all(v["found"] == v["true"] and not v["invented"]
+                         for v in r["events"].values())
+            for kind, v in r["events"].items():
+                events.setdefault(kind, Counter()).update(v)
             print(row(r, 28), flush=True)
     total = sum(same.values())
     print(f"the true final state in {total} of {len(args.scenarios) * args.looks} clips: "
           + ", ".join(f"{s} {same[s]}/{args.looks}" for s in args.scenarios))
+    print(f"every event right in {right} clips; " + totals(events))
     return 0
+
+
+def totals(events: dict[str, Counter[str]]) -> str:
+    """Each event type's recall and precision over all the clips (found / true, found /
+    found + invented)."""
+    cells = []
+    for kind in (k for k in TYPES if k in events):
+        c = events[kind]
+        recall = c["found"] / c["true"] if c["true"] else math.nan
+        precision = c["found"] / (c["found"] + c["invented"]) if c["found"] + c[
+            "invented"] else math.nan
+        cells.append(f"{kind} {c['found']}/{c['true']}+{c['invented']} "
+                     f"(R {recall:.4f}, P {precision:.4f})")
+    return "; ".join(cells)
 
 
 if __name__ == "__main__":

@@ -513,7 +513,8 @@ class Pipeline:
         recent = {c: [o for o in obs if o[0] >= lo] for c, obs in self.tracks.items()}
         windows = [w for w in find_windows(recent, 1.0 / self.fps, self.config.noise_mm,
                                            self.config.dwell_s, self.config.decel_mm_s2,
-                                           after=self.closed_until)
+                                           after=self.closed_until,
+                                           coin_mm=self.layout.coin_mm)
                    if min(m.t_start for m in w.motions.values()) > self.closed_until]
         self.closed_until = t
         self.active = False

@@ -98,10 +98,17 @@ def reconstruct(window: FlickWindow, layout: Layout) -> list[ev.Event]:
 # ------------------------------------------------------------------------------ crossings
 
 
+UNSEEN_CONFIDENCE = 0.9
+"""A crossing on a slide no frame saw is as sure as the flick that drew it."""
+
+
 def _crossings(coin: str, motion: Motion, layout: Layout, noise_mm: float,
                sigma_t: float) -> list[ev.Event]:
     found: list[ev.Event] = []
     for slide in motion.slides:
+        # A slide no frame saw (a launch under the fingers, a run too fast to be seen that
+        # ends at a contact it made: `windows._through_contact`) is drawn, not measured.
+        unseen = motion.seen_from is not None and slide.t_end <= motion.seen_from
         c0, c = slide.path_coeffs()
         t_hi = min(slide.t_end, slide.t_stop) - slide.t0
         for line in layout.lines.values():
@@ -123,13 +130,15 @@ def _crossings(coin: str, motion: Motion, layout: Layout, noise_mm: float,
                 past_mm = abs(float((end - a) @ n)) if slide.t_end >= slide.t_stop else math.inf
                 margin = min(inside_mm, past_mm)
                 close = margin < 3.0 * noise_mm
+                sure = UNSEEN_CONFIDENCE if unseen else 0.99
+                evidence = {"margin_mm": round(margin, 2), "sigma_t": round(sigma_t, 4),
+                            "rms_mm": round(slide.rms_mm, 2)}
                 found.append(ev.Cross(
                     round(slide.t0 + tau, 4), coin, line.name, direction,
                     (round(float(point[0]), 2), round(float(point[1]), 2)),
-                    confidence=round(min(1.0, margin / (3.0 * noise_mm)) if close else 0.99, 3),
+                    confidence=round(min(1.0, margin / (3.0 * noise_mm)) if close else sure, 3),
                     uncertain=close,
-                    evidence={"margin_mm": round(margin, 2), "sigma_t": round(sigma_t, 4),
-                              "rms_mm": round(slide.rms_mm, 2)}))
+                    evidence={**evidence, "unseen": True} if unseen else evidence))
     return found
 
 

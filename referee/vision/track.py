@@ -255,7 +255,9 @@ class Tracker:
                     continue  # under a hand or long unseen: too vague to gate on (round 2)
                 d2 = self.tracks[coin].filter.mahalanobis2(t, detections.center_mm,
                                                            stops.get(coin, (None,))[0])
-                ok = ((d2 <= GATE_CHI2) & ~_hand_like(self.tracks[coin], detections)
+                hand_like = _hand_like(self.tracks[coin], detections) & (d2 <= GATE_CHI2)
+                hand_like &= ~self._handless(detections, self.tracks[coin], hand_like)
+                ok = ((d2 <= GATE_CHI2) & ~hand_like
                       & ~anothers.get(coin, unlike)
                       & ~_part_off_rest(self.tracks[coin], detections)
                       & ~_behind_launch(self.tracks[coin], detections, t, resting)
@@ -517,6 +519,19 @@ class Tracker:
         hidden = [self.tracks[c].position_mm for c in coins if self.tracks[c].hidden]
         return {int(j) for j in np.nonzero(near_any(detections.center_mm, hidden, STAYED_MM))[0]}
 
+    def _handless(self, detections: Detections, track: CoinTrack, among: np.ndarray | bool
+                  ) -> np.ndarray:
+        """(N,) True for the blobs `among` these where no hand came since the coin was last
+        seen: no fragment of a hand or an arm, however near the hands' colour they read and
+        however little of a coin they show (fast flick at look 306: Suns, of the skin's
+        colour, unseen in flight, found again 300 mm on in part, blurred and dim, and taken
+        for an arm's piece until it showed whole 0.2 s later, its crossings lost; at look
+        245, seen, then lost for three frames, 0.04 from the hands' colour)."""
+        handless = np.zeros(len(detections), bool)
+        for j in np.flatnonzero(np.broadcast_to(among, handless.shape)):
+            handless[j] = not self.hand_came(tuple(detections.center_mm[j]), track.last_seen)
+        return handless
+
     def _second_round(self, t: float, detections: Detections, coins: list[str],
                       assigned: dict[str, int], barred: set[int],
                       covered: Callable[[tuple[float, float]], bool] | None,
@@ -561,9 +576,12 @@ class Tracker:
                 reach = max(reach, 1500.0)  # a hand may have moved it anywhere
             under_hand = not vague and covered is not None and covered(track.position_mm)
             leaving = not vague and resting_when_seen(track)
-            hand_like = ((_hand_like(track, detections) & ~_slides_on(track, detections))
+            slides_on = _slides_on(track, detections)
+            hand_like = ((_hand_like(track, detections) & ~slides_on)
+                         | _part_off_rest(track, detections, hidden=vague, on_top=on_top))
+            handless = self._handless(detections, track, hand_like | leaving | vague)
+            hand_like = ((hand_like & ~handless)
                          | anothers.get(coin, np.zeros(len(detections), bool))
-                         | _part_off_rest(track, detections, hidden=vague, on_top=on_top)
                          | _behind_launch(track, detections, t, resting))
             for k, j in enumerate(free_dets):
                 d = float(np.hypot(*(detections.center_mm[j] - track.position_mm)))
@@ -578,15 +596,19 @@ class Tracker:
                     continue  # off the table: back only put down by a hand
                 if vague and off_table[j]:
                     continue  # nothing hidden is seen again beyond the table's edge
+                # Where no hand came, a coin no hand hid slid (`_handless`), if it reads
+                # nearer its own look than the hands' (a sleeve is no hand: look 181).
+                slid = (handless[j] and not track.hidden and _own_look(look_cost)
+                        and look_cost <= detections.hand_look[j])
                 if vague and d >= STAYED_MM and not (
                         (persists[j] or streaked[j] or (
                             d <= CARRIED_MM and look_cost < OWN_LOOK
                             and not detections.by_hand[j]
                             and _itself(track, detections, j, look_cost)))
-                        and _back(track, detections, j, d, look_cost, on_top[j],
-                                  t - track.last_seen)):
+                        and (slid or _back(track, detections, j, d, look_cost, on_top[j],
+                                           t - track.last_seen))):
                     continue
-                if leaving and d >= STAYED_MM and not (
+                if leaving and d >= STAYED_MM and not slid and not (
                         _streak_from(track, detections, j) if streaked[j] else
                         _itself(track, detections, j, look_cost)):
                     continue  # no coin leaving rest: a fragment of an arm sweeping past
@@ -610,12 +632,15 @@ class Tracker:
                     put_down = not streaked[j] and _itself(track, detections, j, look_cost)
                     cost[i, k] = (min(d, CARRIED_MM) if put_down else d) / 20.0 \
                         + 10.0 * look_cost + 1.0
-                elif leaving and streaked[j] and look_cost <= detections.hand_look[j]:
+                elif slides_on[j] or (leaving and (slid or (
+                        streaked[j] and look_cost <= detections.hand_look[j]))):
                     # Leaving rest unseen for frames (a dark coin on dark cloth: strike at
                     # look 270, first seen 212 mm on), it slid as far in each of them; a
-                    # streak nearer the hands' colour than the coin's is no such coin (look
-                    # 181: a sleeve's streak 293 mm from Ace, hidden three frames, 0.15 from
-                    # its look and 0.11 from the hands').
+                    # streak nearer the hands' colour than the coin's is no such coin where
+                    # a hand came (look 181: a sleeve's streak 293 mm from Ace, hidden three
+                    # frames, 0.15 from its look and 0.11 from the hands').  So did a coin
+                    # seen sliding, then lost, whose streak runs on through where it was
+                    # (fast flick at look 208: Suns lost for three frames, found 300 mm on).
                     frames = max(1.0, (t - track.last_seen) / max(t - self.t, 1e-3))
                     cost[i, k] = d / (10.0 * frames) + 5.0 * look_cost
                 else:

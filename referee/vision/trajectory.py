@@ -14,11 +14,11 @@ recursively, until every piece fits within the noise.  scipy's `least_squares` d
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
-from scipy.optimize import least_squares
+from scipy.optimize import OptimizeResult, least_squares
 
 IMPACT_TURN_COS = math.cos(math.radians(20.0))
 """A break after a coin's only frame before an impact turns it by more than this
@@ -73,6 +73,10 @@ class Slide:
         tau = np.clip(np.asarray(t, float) - self.t0, 0.0, self.t_stop - self.t0)
         return self.speed0 * tau - 0.5 * self.decel * tau * tau
 
+    def travelled(self, t: float) -> float:
+        """How far it has slid by time t."""
+        return float(self._path(t))
+
     def position(self, t: float | np.ndarray) -> np.ndarray:
         s = self._path(t)
         if self.speed0 == 0.0:
@@ -95,9 +99,10 @@ class Slide:
         return np.asarray(self.p0), np.stack([u * self.speed0, -0.5 * self.decel * u])
 
 
-def _fit_slide(t: np.ndarray, p: np.ndarray, decel: float, anchor: tuple[float, float] | None
-               ) -> tuple[Slide, float]:
-    """Least-squares slide through observations; `anchor` pins p0 (a coin leaving rest)."""
+def _fit_slide(t: np.ndarray, p: np.ndarray, decel: float, anchor: tuple[float, float] | None,
+               not_before: float = -math.inf) -> tuple[Slide, float]:
+    """Least-squares slide through observations; `anchor` pins p0 (a coin leaving rest, not
+    before `not_before`: when it was last seen there)."""
     t_ref = float(t[0])
     # Initial guess from a straight line through the first and last points.
     dt = max(float(t[-1] - t[0]), 1e-3)
@@ -118,6 +123,8 @@ def _fit_slide(t: np.ndarray, p: np.ndarray, decel: float, anchor: tuple[float, 
             return (s.position(t) - p).ravel()
 
     sol = least_squares(residual, x0, method="lm" if len(t) * 2 > len(x0) else "trf")
+    if anchor is not None:
+        sol = _left_between(sol, residual, t, p, anchor, decel, not_before)
     params = sol.x
     if anchor is None:
         slide = Slide(t_ref, (float(params[0]), float(params[1])),
@@ -128,6 +135,39 @@ def _fit_slide(t: np.ndarray, p: np.ndarray, decel: float, anchor: tuple[float, 
     sse = float(np.sum(sol.fun ** 2))
     rms = math.sqrt(sse / max(1, len(t)))
     return Slide(slide.t0, slide.p0, slide.v0, decel, slide.t_end, rms), sse
+
+
+LEFT_MM = 1.0
+"""A frame this far from where the coin rested saw it gone from there."""
+
+
+def _left_between(sol: OptimizeResult, residual: Callable[[np.ndarray], np.ndarray],
+                  t: np.ndarray, p: np.ndarray, anchor: tuple[float, float], decel: float,
+                  not_before: float) -> OptimizeResult:
+    """The anchored fit (`sol`: velocity and start time from t[0]) again within the times
+    the coin can have left rest: after it was last seen there (`not_before`), no later than
+    the first frame that saw it gone.  Few frames (one before an impact) trade a start time
+    for a speed, and the least misfit may lie before it was last seen at rest (fast flick
+    at look 245: Suns "flicked" 0.3 s early); a start guessed backwards settles where that
+    frame still has it at rest, a plateau the solver cannot leave (a slide "starting" 0.5 s
+    after its frames, 368 mm RMS).  Refitted from the slide that leaves at the earliest
+    time allowed, straight at its last frame, reaching it in time."""
+    gone = np.flatnonzero(np.hypot(*(p - np.asarray(anchor, float)).T) > LEFT_MM)
+    if not len(gone) or not -math.inf < not_before < float(t[gone[0]]):
+        return sol
+    latest = float(t[gone[0]])
+    t0 = float(t[0]) + float(sol.x[2])
+    if t0 >= not_before and Slide(t0, anchor, (float(sol.x[0]), float(sol.x[1])), decel,
+                                  latest).travelled(latest) > 0.0:
+        return sol
+    way = p[-1] - np.asarray(anchor, float)
+    taken = max(float(t[-1]) - not_before, 1e-3)
+    speed = float(np.hypot(*way)) / taken + 0.5 * decel * taken
+    x0 = np.array([*(way / max(float(np.hypot(*way)), 1e-9) * speed),
+                   not_before - float(t[0]) + 1e-6])
+    return least_squares(residual, x0, method="trf",
+                         bounds=([-np.inf, -np.inf, not_before - float(t[0])],
+                                 [np.inf, np.inf, latest - float(t[0])]))
 
 
 @dataclass(frozen=True)
@@ -248,7 +288,7 @@ def fit_motion(coin: str, t: Sequence[float], p: np.ndarray, start_mm: tuple[flo
             t_join = 0.5 * (t_arr[lo - 1] + t_arr[lo])
             tt = np.concatenate([[t_join], tt])
             pp = np.vstack([prev.position(t_join), pp])
-        slide, _ = _fit_slide(tt, pp, decel, anchor)
+        slide, _ = _fit_slide(tt, pp, decel, anchor, rested_until)
         if k > 0:
             prev = slides[-1]
             grid = np.linspace(t_arr[lo - 1], t_arr[lo], 61)
@@ -258,14 +298,14 @@ def fit_motion(coin: str, t: Sequence[float], p: np.ndarray, start_mm: tuple[flo
             slides[-1] = Slide(prev.t0, prev.p0, prev.v0, decel, t_break, prev.rms_mm)
         slides.append(slide)
     if len(slides) > 1:
-        slides = _jointly(slides, t_arr, p_arr, bounds, start_mm)
+        slides = _jointly(slides, t_arr, p_arr, bounds, start_mm, rested_until)
     if end_mm is None:
         slides[-1] = replace(slides[-1], t_end=max(slides[-1].t_end, t_last))
     return Motion(coin, slides, start_mm, end_mm, seen_from=float(t_arr[0]))
 
 
 def _jointly(slides: list[Slide], t: np.ndarray, p: np.ndarray, bounds: list[tuple[int, int]],
-             start_mm: tuple[float, float]) -> list[Slide]:
+             start_mm: tuple[float, float], not_before: float = -math.inf) -> list[Slide]:
     """The slides refitted together, each starting where the one before is at their impact.
 
     Fitted one after another, each later slide is pinned to the end of the slide before and
@@ -326,6 +366,10 @@ def _jointly(slides: list[Slide], t: np.ndarray, p: np.ndarray, bounds: list[tup
     # for the scoreboard waits on this fit.
     sol = least_squares(residual, np.array(x0, float), bounds=(lower, upper), method="trf",
                         x_scale="jac", max_nfev=JOINT_EVALUATIONS * len(x0))
+    if sol.x[0] < not_before:  # (as `_fit_slide`: it left rest after last seen there)
+        lower[0], x0[0] = not_before, max(x0[0], not_before + 1e-6)
+        sol = least_squares(residual, np.array(x0, float), bounds=(lower, upper),
+                            method="trf", x_scale="jac", max_nfev=JOINT_EVALUATIONS * len(x0))
     fitted = build(sol.x)
     out = []
     for slide, (lo, hi) in zip(fitted, bounds, strict=True):

@@ -16,10 +16,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from referee.vision.reconstruct import FlickWindow
-from referee.vision.trajectory import Motion, fit_motion
+from referee.vision.trajectory import MAX_SPEED_MM_S, Motion, Slide, fit_motion
 
 Track = Sequence[tuple[float, float, float]]
 """(t, x_mm, y_mm) observations of one coin, in time order."""
+
+BENT_RMS_MM = 5.0
+"""A first slide from the resting place that misses its frames by this much (RMS) did not
+come straight from there: the coin struck something before it was first seen."""
 
 
 def moving_mask(track: np.ndarray, noise_mm: float) -> np.ndarray:
@@ -106,10 +110,12 @@ def split_track(track: Track, frame_dt: float, noise_mm: float) -> CoinTrackSpli
 
 def find_windows(tracks: Mapping[str, Track], frame_dt: float, noise_mm: float = 0.3,
                  dwell_s: float = 0.3, decel: float = 0.30 * 9806.65,
-                 after: float = -math.inf) -> list[FlickWindow]:
+                 after: float = -math.inf, coin_mm: float | None = None) -> list[FlickWindow]:
     """All flick windows of a session's tracks (offline; the live pipeline cuts the same way)
     that move after `after` (the live pipeline's last closed flick: those before, in the
-    history kept for resting places, are not fitted again)."""
+    history kept for resting places, are not fitted again).  With the coins' diameter
+    (`coin_mm`), a coin first seen after it struck another is drawn through that contact
+    (`_through_contact`)."""
     splits = {c: split_track(tr, frame_dt, noise_mm) for c, tr in tracks.items() if len(tr)}
     intervals: list[tuple[float, float]] = []
     for sp in splits.values():
@@ -131,8 +137,8 @@ def find_windows(tracks: Mapping[str, Track], frame_dt: float, noise_mm: float =
             merged[-1][1] = max(merged[-1][1], hi)
         else:
             merged.append([lo, hi])
-    return [_window(splits, lo, hi, frame_dt, noise_mm, dwell_s, decel) for lo, hi in merged
-            if hi > after]
+    return [_window(splits, lo, hi, frame_dt, noise_mm, dwell_s, decel, coin_mm)
+            for lo, hi in merged if hi > after]
 
 
 def _resting_before(sp: CoinTrackSplit, lo: float) -> np.ndarray:
@@ -152,8 +158,10 @@ def _resting_before(sp: CoinTrackSplit, lo: float) -> np.ndarray:
 
 
 def _window(splits: Mapping[str, CoinTrackSplit], lo: float, hi: float, frame_dt: float,
-            noise_mm: float, dwell_s: float, decel: float) -> FlickWindow:
+             noise_mm: float, dwell_s: float, decel: float, coin_mm: float | None = None
+             ) -> FlickWindow:
     motions: dict[str, Motion] = {}
+    seen: dict[str, tuple[np.ndarray, tuple[float, float] | None, float]] = {}
     rest: dict[str, tuple[float, float]] = {}
     settled: dict[str, tuple[float, float]] = {}
     for coin, sp in splits.items():
@@ -183,8 +191,95 @@ def _window(splits: Mapping[str, CoinTrackSplit], lo: float, hi: float, frame_dt
         while end is not None and stop + 1 < len(a) and same_span[stop + 1] and stop < last + 3:
             stop += 1
         obs = a[first:stop + 1]
+        rested_until = float(before[-1, 0]) if len(before) else -math.inf
         motions[coin] = fit_motion(coin, obs[:, 0], obs[:, 1:],
                                    (float(start[0]), float(start[1])), end, decel, noise_mm,
-                                   rested_until=float(before[-1, 0]) if len(before) else -math.inf)
+                                   rested_until=rested_until)
+        seen[coin] = (obs, end, rested_until)
+    if coin_mm is not None:
+        for coin, (obs, end, rested_until) in seen.items():
+            motions[coin] = _through_contact(coin, obs, end, rested_until, motions, coin_mm,
+                                             frame_dt, noise_mm) or motions[coin]
     return FlickWindow(motions, rest, frame_dt, noise_mm, t_settled=hi + dwell_s,
                        settled_mm=settled)
+
+
+def _through_contact(coin: str, obs: np.ndarray, end: tuple[float, float] | None,
+                     rested_until: float, motions: Mapping[str, Motion], coin_mm: float,
+                     frame_dt: float, noise_mm: float) -> Motion | None:
+    """The coin's motion drawn through a contact no frame saw, or None.
+
+    A coin flicked too fast to be seen all along (a streak too faint over the cloth) may
+    be lost from before it struck another until it came back: no slide runs through its
+    frames about the gap (BENT_RMS_MM).  The coin that set off by itself in the gap was
+    struck by it: it ran straight from where it was last seen (or rested) to touch that
+    coin, on the line between them, and on through its frames after (fast flick at look
+    306: Suns, of the skin's colour, unseen from its launch until it came back off Arms 300
+    mm on, its four crossings lost; at look 223, seen once on its way, its last crossing,
+    its contact and both hits lost).  The fit through the contact must fit the frames
+    better than the one without it did, at a speed no flick exceeds."""
+    motion = motions[coin]
+    if _worst_rms(motion) <= BENT_RMS_MM:
+        return None
+    start = np.asarray(motion.start_mm, float)
+    away = np.hypot(*(obs[:, 1:] - start).T) > coin_mm
+    best: Motion | None = None
+    for other, struck in motions.items():
+        t_contact = struck.t_start
+        before = away & (obs[:, 0] < t_contact)
+        after = obs[:, 0] > t_contact
+        if other == coin or not after.any():
+            continue
+        if before.any():
+            last = obs[np.flatnonzero(before)[-1]]
+        else:  # (its last sighting at rest)
+            at_rest = np.flatnonzero(~away & (obs[:, 0] < t_contact))
+            last = obs[at_rest[-1]] if len(at_rest) else np.array([rested_until, *start])
+        if obs[after][0, 0] - last[0] < 1.5 * frame_dt:
+            continue  # a frame saw it about then
+        line = np.asarray(struck.start_mm, float) - last[1:]
+        run = float(np.hypot(*line)) - coin_mm
+        if run <= 0.0:
+            continue
+        contact = last[1:] + line * run / (run + coin_mm)
+        if before.any():
+            drawn = fit_motion(coin, np.insert(obs[:, 0], np.flatnonzero(after)[0], t_contact),
+                               np.insert(obs[:, 1:], np.flatnonzero(after)[0], contact, axis=0),
+                               motion.start_mm, end, motion.slides[0].decel, noise_mm,
+                               rested_until=rested_until)
+        else:
+            drawn = _from_rest_to(contact, t_contact, float(last[0]), obs[after], motion, end,
+                                  noise_mm)
+        if drawn is not None and _worst_rms(drawn) < _worst_rms(motion) and all(
+                s.speed0 <= MAX_SPEED_MM_S for s in drawn.slides) and (
+                best is None or _worst_rms(drawn) < _worst_rms(best)):
+            best = drawn
+    return best
+
+
+def _from_rest_to(contact: np.ndarray, t_contact: float, t_rest: float, seen: np.ndarray,
+                  motion: Motion, end: tuple[float, float] | None, noise_mm: float
+                  ) -> Motion | None:
+    """A coin unseen from its launch to a contact: straight from rest to the contact, left
+    when it was last seen at rest, then its frames' fit from the contact on (`seen`); None
+    if it cannot have got there so soon."""
+    decel = motion.slides[0].decel
+    after = fit_motion(motion.coin, np.concatenate([[t_contact], seen[:, 0]]),
+                       np.vstack([contact, seen[:, 1:]]),
+                       (float(contact[0]), float(contact[1])), end, decel, noise_mm,
+                       rested_until=t_contact)
+    t_left = after.slides[0].t0  # (when it left the contact)
+    taken = t_left - t_rest
+    way = contact - np.asarray(motion.start_mm, float)
+    run = float(np.hypot(*way))
+    speed0 = run / taken + 0.5 * decel * taken if taken > 0.0 else math.inf
+    if speed0 > MAX_SPEED_MM_S or speed0 - decel * taken <= 0.0:
+        return None
+    v0 = way / run * speed0
+    launch = Slide(t_rest, motion.start_mm, (float(v0[0]), float(v0[1])), decel, t_left)
+    return Motion(motion.coin, [launch, *after.slides], motion.start_mm, end,
+                  seen_from=float(seen[0, 0]))
+
+
+def _worst_rms(motion: Motion) -> float:
+    return max(s.rms_mm for s in motion.slides)

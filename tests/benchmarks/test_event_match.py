@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 
-from benchmarks.final_states import parsed, same
+from benchmarks.final_states import parsed, same, totals
 from benchmarks.vision_accuracy import match
 from referee.events import Cross, Lift, Place
 
@@ -53,3 +55,12 @@ def test_the_final_states_run_names_its_clips_at_either_frame_rate() -> None:
     assert [c.name for c in clips] == ["strike-look300-720p60"]
     with pytest.raises(SystemExit):
         parsed(["--fps", "25"])
+
+
+def test_the_final_states_run_totals_each_event_type_over_its_clips() -> None:
+    """Recall and precision over every clip of a run: the issue's figures for crossings
+    (99.5 %) and contacts (98 %) are read there."""
+    events = {"cross": Counter(found=199, true=200, invented=1),
+              "flick": Counter(found=0, true=0, invented=2)}
+    assert totals(events) == ("flick 0/0+2 (R nan, P 0.0000); "
+                              "cross 199/200+1 (R 0.9950, P 0.9950)")

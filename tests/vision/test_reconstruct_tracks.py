@@ -328,3 +328,61 @@ def test_a_striker_s_second_onset_as_the_struck_coin_comes_back_is_that_one_re_c
     assert _without_repeats([strike, again]) == [strike, again]
     late = contact(2.35, "crowns", "moons")
     assert _without_repeats([strike, again, late]) == [strike, again, late]
+
+
+def test_a_coin_first_seen_coming_back_off_a_coin_it_struck_unseen_ran_through_that_contact(
+        ) -> None:
+    """Fast flick at look 306: Suns, of the skin's colour, flicked at 2.9 m/s, was not seen
+    until it came back off Arms 300 mm on; no slide from its rest runs through its frames,
+    and its four crossings were lost (two invented).  Arms set off by itself meanwhile:
+    Suns ran straight from its rest to touch Arms, then on through its frames.  The
+    crossings on that run are drawn, not seen: they say so (`unseen`, confidence 0.9)."""
+    dt = 1 / 30
+    back = {64: (92.4, 18.1), 65: (88.6, 3.5), 66: (94.1, -17.3), 67: (99.9, -34.3),
+            68: (103.3, -48.9), 69: (104.6, -58.9), 70: (107.1, -67.9), 71: (109.6, -72.7)}
+    suns = [(k * dt, -209.6, 0.3) for k in range(58)]
+    suns += [(k * dt, *back[k]) for k in range(64, 72)]
+    suns += [(k * dt, 109.8, -74.0) for k in range(72, 90)]
+    leaving = {62: (210.2, -3.5), 63: (209.8, -8.7)}
+    arms = [(k * dt, *(leaving.get(k) or ((209.0, 0.0) if k < 62 else (209.9, -10.7))))
+            for k in range(90)]
+    tracks = {"suns": suns, "arms": arms}
+
+    (window,) = find_windows(tracks, dt, 0.3, coin_mm=LAYOUT.coin_mm)
+    got = reconstruct(window, LAYOUT)
+    crossed = [(e.line, e.dir) for e in of_type(got, "cross")]
+    assert crossed == [("door-2", "-"), ("gate-2", "-"), ("gate-4", "+"), ("door-4", "+"),
+                       ("door-4", "-")]
+    assert [e.t for e in of_type(got, "cross")][:4] == pytest.approx(
+        [1.9192, 1.9543, 1.9908, 2.0287], abs=0.01)  # the simulator's
+    assert all(e.evidence["unseen"] and e.confidence == 0.9 for e in of_type(got, "cross")[:4])
+    (contact, *_) = of_type(got, "contact")
+    assert (contact.a, contact.b) == ("suns", "arms")
+    assert of_type(got, "flick")[0].coin == "suns"
+    # Without the coins' size nothing says where the contact was: the old, bent fit.
+    (window,) = find_windows(tracks, dt, 0.3)
+    assert len(of_type(reconstruct(window, LAYOUT), "cross")) < 4
+
+
+def test_a_coin_lost_between_two_sightings_about_a_contact_ran_through_it() -> None:
+    """Fast flick at look 223: Suns, seen once on its way (1.97 s), then lost until it came
+    back off Arms (2.1 s).  One slide from rest through both fits neither (10.7 and 12.4
+    mm RMS): its last crossing, its contact and both hits were lost.  Arms set off by
+    itself in the gap: Suns ran on its line to touch Arms, then back through its frames."""
+    dt = 1 / 30
+    seen = [(1.9667, -27.07, -1.74), (2.1, 131.54, 11.25), (2.1333, 92.75, 17.79),
+            (2.1667, 88.34, 2.23), (2.2, 94.18, -17.57), (2.2333, 98.99, -34.92),
+            (2.2667, 102.71, -48.88), (2.3, 105.6, -59.42), (2.3333, 107.74, -67.61),
+            (2.3667, 109.14, -72.39)]
+    suns = [(k * dt, -209.99, 0.01) for k in range(57)] + seen
+    suns += [(k * dt, 109.6, -73.98) for k in range(72, 90)]
+    leaving = {62: (210.3, -3.7), 63: (209.9, -8.7)}
+    arms = [(k * dt, *(leaving.get(k) or ((209.1, 0.1) if k < 62 else (209.9, -10.7))))
+            for k in range(90)]
+    (window,) = find_windows({"suns": suns, "arms": arms}, dt, 0.3, coin_mm=LAYOUT.coin_mm)
+    got = reconstruct(window, LAYOUT)
+    assert [(e.line, e.dir) for e in of_type(got, "cross")] == [
+        ("door-2", "-"), ("gate-2", "-"), ("gate-4", "+"), ("door-4", "+"), ("door-4", "-")]
+    assert of_type(got, "flick")[0].t == pytest.approx(1.9, abs=0.01)  # the simulator's
+    assert [(e.a, e.b) for e in of_type(got, "contact")][:1] == [("suns", "arms")]
+    assert [e.piece for e in of_type(got, "hit")] == ["tower-4", "post-34"]

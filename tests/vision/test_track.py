@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
+import pytest
 
 from referee.vision.detections import Detections
 from referee.vision.kalman import MotionModel
@@ -361,3 +362,86 @@ def test_a_coin_launched_with_a_short_streak_is_not_the_fingertip_behind_its_pla
     tracker.update(4 * dt, streak((-203.9, 0.0), 10.4))
     fingertip_and_coin = seen((-222.2, -0.7)).extended(streak((-111.0, 0.3), 23.5))
     assert tracker.update(5 * dt, fingertip_and_coin) == {"suns": 1}
+
+
+def _where_flicked(point: tuple[float, float], since: float) -> bool:
+    """A hand came only to where Suns rested (x < -150)."""
+    return point[0] < -150.0
+
+
+@pytest.mark.parametrize("hand_came", [_where_flicked, None])
+def test_a_blob_where_no_hand_came_is_no_piece_of_a_hand_however_it_reads(hand_came) -> None:
+    """Fast flick at look 306: Suns, of the skin's colour, flicked at 2.9 m/s and unseen in
+    flight, was first seen again 300 mm on, coming back off Arms, as 0.35 of a coin; at
+    look 203, after 0.27 s, as 0.68 of one, 0.06 from its look and 0.09 from the hands';
+    at look 245, seen sliding, then lost to a blob 0.04 from the hands' colour.  Each was
+    taken for a piece of an arm (a coin in part off its rest, a blob of the hands' colour)
+    and lost for up to 0.2 s, its crossings with it.  Where no hand came since the coin
+    was last seen, no piece of a hand can be; where one came (no hand history: `None`),
+    they still read as one.  (Sleeves are no hands: `test_a_sleeve_where_no_hand_came...`)
+    """
+    look = np.array([0.5, 0.6, 0.8])
+    dt = 1 / 30
+    taken = {"suns": 0} if hand_came else {}
+
+    def tracker() -> Tracker:
+        kept = Tracker({"suns": (-209.5, 0.0)}, 0.0, MotionModel(), looks={"suns": look},
+                       hand_came=hand_came)
+        for k in range(1, 4):
+            kept.update(k * dt, _blob((-209.5, 0.0), look, 1.0))
+        return kept
+
+    def part(centre: tuple[float, float], shown: float, hands: float) -> Detections:
+        """A blob 0.078 from Suns' look."""
+        return replace(_blob(centre, look + 0.045, shown), hand_look=np.array([hands]))
+
+    leaving = tracker()  # lost from rest for 0.23 s
+    for k in range(4, 10):
+        leaving.update(k * dt, Detections.empty())
+    assert leaving.update(10 * dt, part((92.4, 18.1), 0.35, 0.1)) == taken
+    vague = tracker()  # lost for longer (LOST_S), seen twice
+    for k in range(4, 11):
+        vague.update(k * dt, Detections.empty())
+    vague.update(11 * dt, part((99.1, -34.7), 0.68, 0.09))
+    assert vague.update(12 * dt, part((103.2, -48.3), 0.68, 0.09)) == taken
+    sliding = tracker()  # seen sliding and back off Arms, then a blob of the hands' colour
+    for k, x in enumerate((-120.0, -30.0, 60.0, 150.0), start=4):
+        sliding.update(k * dt, _blob((x, 0.0), look, 1.0, 80.0, (1.0, 0.0)))
+    sliding.update(8 * dt, _blob((173.2, 4.5), look, 1.0, 9.6, (-0.98, 0.17)))
+    assert sliding.update(9 * dt, replace(_blob((132.3, 11.9), look + 0.1, 1.0),
+                                          hand_look=np.array([0.04]))) == taken
+
+
+def test_a_coin_a_hand_hid_is_no_streak_far_off_where_no_hand_came() -> None:
+    """Gate run at look 170: a hand passing over Suns hid it for a frame; a blurred blob of
+    about its look 330 mm off, where no hand had come, its line nowhere near Suns' place,
+    was taken for it: a flick, two hits and a fall invented.  A coin a hand hid comes out
+    from under the fingers (its streak's line through its place) or is carried and put
+    down whole; only one no hand hid slid where no hand came."""
+    look = np.array([0.5, 0.6, 0.8])
+    dt = 1 / 30
+    tracker = Tracker({"suns": (-209.5, 0.0)}, 0.0, MotionModel(), looks={"suns": look},
+                      hand_came=_where_flicked)
+    for k in range(1, 4):
+        tracker.update(k * dt, _blob((-209.5, 0.0), look, 1.0))
+    tracker.update(4 * dt, Detections.empty(), covered=lambda p: True)
+    far_off = _blob((76.3, 152.9), look + 0.05, 1.0, 29.1, (1.0, 0.0))
+    assert tracker.update(5 * dt, far_off) == {}
+
+
+def test_a_sleeve_where_no_hand_came_is_still_no_coin() -> None:
+    """Gate run at look 181: an arm reaching over the table past Ace, hidden by it for
+    three frames, left a sleeve's streak 400 mm on, its line through Ace's place, 0.17 from
+    Ace's look and 0.10 from the hands'.  The hands' mask holds skin, not sleeves: no hand
+    came there, yet it is no coin that slid (a flick, two hits and a lift invented).  A
+    blob where no hand came is the coin only if it reads nearer its look than the hands'."""
+    look = np.array([0.2, 0.2, 0.3])
+    dt = 1 / 30
+    tracker = Tracker({"moons": (0.0, -209.5)}, 0.0, MotionModel(), looks={"moons": look},
+                      hand_came=lambda point, since: False)
+    _at_rest_then(tracker, dt, look, Detections.empty())
+    for k in range(5, 8):
+        tracker.update(k * dt, Detections.empty())
+    sleeve = replace(_blob((3.4, 190.5), look + 0.0964, 1.0, 23.5, (0.0, 1.0)),
+                     hand_look=np.array([0.101]))
+    assert tracker.update(8 * dt, sleeve) == {}

@@ -291,3 +291,20 @@ def test_a_launch_frame_read_off_its_line_is_no_impact_after_it() -> None:
     p = np.array([[3.4, -153.2], [0.4, -98.2], [0.4, -45.6], [-0.1, 2.5], [-0.5, 48.3],
                   [-0.3, 90.6]])
     assert _struck_after_first(t, p, len(t), (-0.49, -209.8), DECEL, 0.8) is None
+
+
+@pytest.mark.parametrize("frames", [1, 3])
+def test_a_coin_seen_only_about_an_impact_left_rest_no_sooner_than_last_seen_there(
+        frames: int) -> None:
+    """Fast flick at look 245: Suns, flicked unseen at 1.9 s, seen once 376 mm on just
+    before it struck Arms, then coming back.  One frame fits a slide from rest for any
+    start time: the fit kept the coin at rest through it (speed 0, 377 mm off); with the
+    frames after the impact, it "started" 0.5 s after them (368 mm RMS).  A coin leaves
+    rest after it was last seen there (`rested_until`) and before the first frame that saw
+    it gone."""
+    t = 2.0333 + np.arange(frames) / 30.0
+    p = np.array([[166.8, 1.1], [174.1, 4.3], [132.3, 11.9]][:frames])
+    motion = fit_motion("suns", t, p, (-209.8, 0.1), None, DECEL, 0.8, rested_until=1.9)
+    assert 1.9 <= motion.t_start <= 1.9 + 1e-3
+    if frames == 1:
+        assert np.hypot(*(motion.position(t[0]) - p[0])) < 0.1
