@@ -580,6 +580,10 @@ class Tracker:
             hand_like = ((_hand_like(track, detections) & ~slides_on)
                          | _part_off_rest(track, detections, hidden=vague, on_top=on_top))
             handless = self._handless(detections, track, hand_like | leaving | vague)
+            # A hand over its place since, long enough to carry it off (capture at look 284:
+            # Moons, lifted, took an arm's streak where no hand came 1.5 s later).
+            carried = t - track.last_seen >= QUICKEST_CARRY_S and self.hand_came(
+                track.position_mm, track.last_seen)
             hand_like = ((hand_like & ~handless)
                          | anothers.get(coin, np.zeros(len(detections), bool))
                          | _behind_launch(track, detections, t, resting))
@@ -596,10 +600,14 @@ class Tracker:
                     continue  # off the table: back only put down by a hand
                 if vague and off_table[j]:
                     continue  # nothing hidden is seen again beyond the table's edge
-                # Where no hand came, a coin no hand hid slid (`_handless`), if it reads
-                # nearer its own look than the hands' (a sleeve is no hand: look 181).
-                slid = (handless[j] and not track.hidden and _own_look(look_cost)
-                        and look_cost <= detections.hand_look[j])
+                # Where no hand came, a coin no hand hid nor carried slid (`_handless`), if
+                # it reads nearer its own look than the hands' (a sleeve is no hand: look
+                # 181), and not onto or off a tower's top, where only a hand puts it (look
+                # 307: Moons on tower 2, lost for 0.2 s, took a blob on tower 1's top).
+                slid = (handless[j] and not (track.hidden or carried)
+                        and _own_look(look_cost) and look_cost <= detections.hand_look[j]
+                        and not self.on_stack(tuple(detections.center_mm[j]))
+                        and not self.on_stack(track.position_mm))
                 if vague and d >= STAYED_MM and not (
                         (persists[j] or streaked[j] or (
                             d <= CARRIED_MM and look_cost < OWN_LOOK

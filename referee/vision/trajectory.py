@@ -137,8 +137,6 @@ def _fit_slide(t: np.ndarray, p: np.ndarray, decel: float, anchor: tuple[float, 
     return Slide(slide.t0, slide.p0, slide.v0, decel, slide.t_end, rms), sse
 
 
-LEFT_MM = 1.0
-"""A frame this far from where the coin rested saw it gone from there."""
 
 
 def _left_between(sol: OptimizeResult, residual: Callable[[np.ndarray], np.ndarray],
@@ -146,13 +144,15 @@ def _left_between(sol: OptimizeResult, residual: Callable[[np.ndarray], np.ndarr
                   not_before: float) -> OptimizeResult:
     """The anchored fit (`sol`: velocity and start time from t[0]) again within the times
     the coin can have left rest: after it was last seen there (`not_before`), no later than
-    the first frame that saw it gone.  Few frames (one before an impact) trade a start time
-    for a speed, and the least misfit may lie before it was last seen at rest (fast flick
-    at look 245: Suns "flicked" 0.3 s early); a start guessed backwards settles where that
-    frame still has it at rest, a plateau the solver cannot leave (a slide "starting" 0.5 s
-    after its frames, 368 mm RMS).  Refitted from the slide that leaves at the earliest
-    time allowed, straight at its last frame, reaching it in time."""
-    gone = np.flatnonzero(np.hypot(*(p - np.asarray(anchor, float)).T) > LEFT_MM)
+    the first frame that saw it gone (farther than a fingertip drags its blob).  Few frames
+    (one before an impact) trade a start time for a speed, and the least misfit may lie
+    before it was last seen at rest (fast flick at look 245: Suns "flicked" 0.3 s early);
+    a start guessed backwards settles where that frame still has it at rest, a plateau the
+    solver cannot leave (a slide "starting" 0.5 s after its frames, 368 mm RMS).  Refitted
+    from the slides that leave at the earliest and the latest time allowed, straight at
+    its last frame, reaching it in time; the better fit is kept (the earlier of two as
+    good: the slower launch)."""
+    gone = np.flatnonzero(np.hypot(*(p - np.asarray(anchor, float)).T) > FINGER_DRAG_MM)
     if not len(gone) or not -math.inf < not_before < float(t[gone[0]]):
         return sol
     latest = float(t[gone[0]])
@@ -161,13 +161,17 @@ def _left_between(sol: OptimizeResult, residual: Callable[[np.ndarray], np.ndarr
                                   latest).travelled(latest) > 0.0:
         return sol
     way = p[-1] - np.asarray(anchor, float)
-    taken = max(float(t[-1]) - not_before, 1e-3)
-    speed = float(np.hypot(*way)) / taken + 0.5 * decel * taken
-    x0 = np.array([*(way / max(float(np.hypot(*way)), 1e-9) * speed),
-                   not_before - float(t[0]) + 1e-6])
-    return least_squares(residual, x0, method="trf",
-                         bounds=([-np.inf, -np.inf, not_before - float(t[0])],
-                                 [np.inf, np.inf, latest - float(t[0])]))
+    best = sol
+    for left in (not_before + 1e-6, latest - 1e-6):  # (a tie: the earlier, the slower)
+        taken = max(float(t[-1]) - left, 1e-3)
+        speed = float(np.hypot(*way)) / taken + 0.5 * decel * taken
+        x0 = np.array([*(way / max(float(np.hypot(*way)), 1e-9) * speed), left - float(t[0])])
+        fit = least_squares(residual, x0, method="trf",
+                            bounds=([-np.inf, -np.inf, not_before - float(t[0])],
+                                    [np.inf, np.inf, latest - float(t[0])]))
+        if best is sol or fit.cost < best.cost - 1e-9:
+            best = fit
+    return best
 
 
 @dataclass(frozen=True)

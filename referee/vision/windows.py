@@ -191,7 +191,13 @@ def _window(splits: Mapping[str, CoinTrackSplit], lo: float, hi: float, frame_dt
         while end is not None and stop + 1 < len(a) and same_span[stop + 1] and stop < last + 3:
             stop += 1
         obs = a[first:stop + 1]
-        rested_until = float(before[-1, 0]) if len(before) else -math.inf
+        # Last seen at rest: the sighting before its motion's, if at rest (after the
+        # window opened for another coin, it is none of `before`: capture at look 300,
+        # Moons seen at rest until guard 2 struck it, 0.2 s after guard 2 set off).
+        seen_resting = [float(before[-1, 0])] if len(before) else []
+        if first > 0 and not mask[first - 1]:
+            seen_resting.append(float(t[first - 1]))
+        rested_until = max(seen_resting, default=-math.inf)
         motions[coin] = fit_motion(coin, obs[:, 0], obs[:, 1:],
                                    (float(start[0]), float(start[1])), end, decel, noise_mm,
                                    rested_until=rested_until)
@@ -228,8 +234,8 @@ def _through_contact(coin: str, obs: np.ndarray, end: tuple[float, float] | None
         t_contact = struck.t_start
         before = away & (obs[:, 0] < t_contact)
         after = obs[:, 0] > t_contact
-        if other == coin or not after.any():
-            continue
+        if other == coin or not after.any() or t_contact <= rested_until:
+            continue  # (no coin it struck set off before it left rest)
         if before.any():
             last = obs[np.flatnonzero(before)[-1]]
         else:  # (its last sighting at rest)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 import numpy as np
@@ -365,8 +366,8 @@ def test_a_coin_launched_with_a_short_streak_is_not_the_fingertip_behind_its_pla
 
 
 def _where_flicked(point: tuple[float, float], since: float) -> bool:
-    """A hand came only to where Suns rested (x < -150)."""
-    return point[0] < -150.0
+    """A hand came only to where Suns rested (x < -150), before it was last seen (0.1 s)."""
+    return point[0] < -150.0 and since < 0.1
 
 
 @pytest.mark.parametrize("hand_came", [_where_flicked, None])
@@ -445,3 +446,33 @@ def test_a_sleeve_where_no_hand_came_is_still_no_coin() -> None:
     sleeve = replace(_blob((3.4, 190.5), look + 0.0964, 1.0, 23.5, (0.0, 1.0)),
                      hand_look=np.array([0.101]))
     assert tracker.update(8 * dt, sleeve) == {}
+
+
+def test_no_coin_slid_that_a_hand_may_have_carried_nor_onto_or_off_a_tower() -> None:
+    """Capture at look 284: Moons, lifted, unseen for 0.9 s, took an arm's streak 90 mm
+    off where no hand had come (a flick invented, the lift lost): a hand over its place
+    since, long enough ago to carry it off, may have.  At look 307: Moons, on tower 2 and
+    lost for 0.2 s, took a blob on tower 1's top 360 mm off: no coin slides onto a tower's
+    top, nor off one (only a hand puts it there)."""
+    look = np.array([0.2, 0.2, 0.3])
+    dt = 1 / 30
+
+    def lost_then(frames: int, blob: Detections, hand_came, on_stack=None) -> dict[str, int]:
+        tracker = Tracker({"moons": (-90.0, 162.0)}, 0.0, MotionModel(), looks={"moons": look},
+                          hand_came=hand_came, on_stack=on_stack)
+        for k in range(1, 4):
+            tracker.update(k * dt, _blob((-90.0, 162.0), look, 1.0))
+        for k in range(4, 4 + frames):
+            tracker.update(k * dt, Detections.empty())
+        seen = tracker.update((4 + frames) * dt, blob)  # (a sharp blob: seen twice)
+        return seen or tracker.update((5 + frames) * dt, blob)
+
+    streak = replace(_blob((-152.7, 77.1), look + 0.05, 1.0, 38.4, (0.0, 1.0)),
+                     hand_look=np.array([0.23]))
+    at_its_place = lambda point, since: math.dist(point, (-90.0, 162.0)) < 40.0  # noqa: E731
+    assert lost_then(27, streak, at_its_place) == {}
+    assert lost_then(27, streak, lambda point, since: False) == {"moons": 0}
+    on_tower = replace(_blob((14.0, -243.3), look + 0.04, 0.54), hand_look=np.array([0.4]))
+    top = lambda point: point[1] < -200.0  # noqa: E731
+    assert lost_then(5, on_tower, lambda point, since: False, top) == {}
+    assert lost_then(5, on_tower, lambda point, since: False) == {"moons": 0}

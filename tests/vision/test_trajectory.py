@@ -308,3 +308,18 @@ def test_a_coin_seen_only_about_an_impact_left_rest_no_sooner_than_last_seen_the
     assert 1.9 <= motion.t_start <= 1.9 + 1e-3
     if frames == 1:
         assert np.hypot(*(motion.position(t[0]) - p[0])) < 0.1
+
+
+def test_a_first_frame_read_a_little_off_rest_is_not_where_the_coin_was_seen_gone() -> None:
+    """Capture at look 300: Moons, struck by guard 2 at 12.099 s, read 2.0 mm off its rest
+    at 12.1 s (the striker's blob merged into it).  Taken for the first frame that saw it
+    gone, it bounded the start before the fit's own (12.104 s): refitted between that and
+    when it was last seen at rest (11.867 s), the strike was lost and Moons read as flicked
+    out of turn.  A coin is seen gone only farther than a fingertip drags its blob."""
+    t = 12.1 + np.arange(6) / 30.0
+    p = np.array([[-103.66, 139.07], [-95.58, 149.73], [-85.57, 157.24], [-88.22, 160.66],
+                  [-88.63, 160.39], [-88.29, 160.61]])
+    motion = fit_motion("moons", t, p, (-105.44, 140.45), (-88.46, 160.50), DECEL, 0.8,
+                        rested_until=11.8667)
+    assert motion.t_start == pytest.approx(12.104, abs=0.003)
+    assert motion.breaks() == [pytest.approx(12.167, abs=0.003)]
