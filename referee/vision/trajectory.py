@@ -137,8 +137,6 @@ def _fit_slide(t: np.ndarray, p: np.ndarray, decel: float, anchor: tuple[float, 
     return Slide(slide.t0, slide.p0, slide.v0, decel, slide.t_end, rms), sse
 
 
-
-
 def _left_between(sol: OptimizeResult, residual: Callable[[np.ndarray], np.ndarray],
                   t: np.ndarray, p: np.ndarray, anchor: tuple[float, float], decel: float,
                   not_before: float) -> OptimizeResult:

@@ -22,8 +22,8 @@ Track = Sequence[tuple[float, float, float]]
 """(t, x_mm, y_mm) observations of one coin, in time order."""
 
 BENT_RMS_MM = 5.0
-"""A first slide from the resting place that misses its frames by this much (RMS) did not
-come straight from there: the coin struck something before it was first seen."""
+"""A fit whose slide misses its frames by this much (RMS) bends through an impact no frame
+saw (`_through_contact`)."""
 
 
 def moving_mask(track: np.ndarray, noise_mm: float) -> np.ndarray:
@@ -114,7 +114,7 @@ def find_windows(tracks: Mapping[str, Track], frame_dt: float, noise_mm: float =
     """All flick windows of a session's tracks (offline; the live pipeline cuts the same way)
     that move after `after` (the live pipeline's last closed flick: those before, in the
     history kept for resting places, are not fitted again).  With the coins' diameter
-    (`coin_mm`), a coin first seen after it struck another is drawn through that contact
+    (`coin_mm`), a coin lost about a contact it made is drawn through it
     (`_through_contact`)."""
     splits = {c: split_track(tr, frame_dt, noise_mm) for c, tr in tracks.items() if len(tr)}
     intervals: list[tuple[float, float]] = []
