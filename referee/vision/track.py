@@ -256,7 +256,8 @@ class Tracker:
                 d2 = self.tracks[coin].filter.mahalanobis2(t, detections.center_mm,
                                                            stops.get(coin, (None,))[0])
                 hand_like = _hand_like(self.tracks[coin], detections) & (d2 <= GATE_CHI2)
-                hand_like &= ~self._handless(detections, self.tracks[coin], hand_like)
+                if hand_like.any():
+                    hand_like &= ~self._handless(detections, self.tracks[coin], hand_like)
                 ok = ((d2 <= GATE_CHI2) & ~hand_like
                       & ~anothers.get(coin, unlike)
                       & ~_part_off_rest(self.tracks[coin], detections)
@@ -519,7 +520,7 @@ class Tracker:
         hidden = [self.tracks[c].position_mm for c in coins if self.tracks[c].hidden]
         return {int(j) for j in np.nonzero(near_any(detections.center_mm, hidden, STAYED_MM))[0]}
 
-    def _handless(self, detections: Detections, track: CoinTrack, among: np.ndarray | bool
+    def _handless(self, detections: Detections, track: CoinTrack, among: np.ndarray
                   ) -> np.ndarray:
         """(N,) True for the blobs `among` these where no hand came since the coin was last
         seen: no fragment of a hand or an arm, however near the hands' colour they read and
@@ -528,9 +529,29 @@ class Tracker:
         for an arm's piece until it showed whole 0.2 s later, its crossings lost; at look
         245, seen, then lost for three frames, 0.04 from the hands' colour)."""
         handless = np.zeros(len(detections), bool)
-        for j in np.flatnonzero(np.broadcast_to(among, handless.shape)):
+        for j in np.flatnonzero(among):
             handless[j] = not self.hand_came(tuple(detections.center_mm[j]), track.last_seen)
         return handless
+
+    def _slid(self, track: CoinTrack, detections: Detections, j: int, look_cost: float,
+              t: float) -> bool:
+        """Did the coin, unseen, slide to sharp or blurred blob `j`?  Where no hand came since
+        it was last seen (`_handless`), a coin no hand hid did, if the blob reads nearer its
+        own look than the hands' (a sleeve is no hand: gate run at look 181, a sleeve's
+        streak 400 mm from Ace, 0.17 from its look and 0.10 from the hands'); not one a hand
+        may have carried off (a hand over its place since, long enough ago: capture at look
+        284, Moons, lifted, took an arm's streak where no hand came 1.5 s later), nor onto
+        or off a tower's top, where only a hand puts it (look 307: Moons on tower 2, lost
+        for 0.2 s, took a blob on tower 1's top)."""
+        if track.hidden or not _own_look(look_cost) or look_cost > detections.hand_look[j]:
+            return False
+        point = tuple(float(v) for v in detections.center_mm[j])
+        if self.on_stack(point) or self.on_stack(track.position_mm):
+            return False
+        if t - track.last_seen >= QUICKEST_CARRY_S and self.hand_came(track.position_mm,
+                                                                      track.last_seen):
+            return False
+        return not self.hand_came(point, track.last_seen)
 
     def _second_round(self, t: float, detections: Detections, coins: list[str],
                       assigned: dict[str, int], barred: set[int],
@@ -579,12 +600,7 @@ class Tracker:
             slides_on = _slides_on(track, detections)
             hand_like = ((_hand_like(track, detections) & ~slides_on)
                          | _part_off_rest(track, detections, hidden=vague, on_top=on_top))
-            handless = self._handless(detections, track, hand_like | leaving | vague)
-            # A hand over its place since, long enough to carry it off (capture at look 284:
-            # Moons, lifted, took an arm's streak where no hand came 1.5 s later).
-            carried = t - track.last_seen >= QUICKEST_CARRY_S and self.hand_came(
-                track.position_mm, track.last_seen)
-            hand_like = ((hand_like & ~handless)
+            hand_like = ((hand_like & ~self._handless(detections, track, hand_like))
                          | anothers.get(coin, np.zeros(len(detections), bool))
                          | _behind_launch(track, detections, t, resting))
             for k, j in enumerate(free_dets):
@@ -600,14 +616,7 @@ class Tracker:
                     continue  # off the table: back only put down by a hand
                 if vague and off_table[j]:
                     continue  # nothing hidden is seen again beyond the table's edge
-                # Where no hand came, a coin no hand hid nor carried slid (`_handless`), if
-                # it reads nearer its own look than the hands' (a sleeve is no hand: look
-                # 181), and not onto or off a tower's top, where only a hand puts it (look
-                # 307: Moons on tower 2, lost for 0.2 s, took a blob on tower 1's top).
-                slid = (handless[j] and not (track.hidden or carried)
-                        and _own_look(look_cost) and look_cost <= detections.hand_look[j]
-                        and not self.on_stack(tuple(detections.center_mm[j]))
-                        and not self.on_stack(track.position_mm))
+                slid = (vague or leaving) and self._slid(track, detections, j, look_cost, t)
                 if vague and d >= STAYED_MM and not (
                         (persists[j] or streaked[j] or (
                             d <= CARRIED_MM and look_cost < OWN_LOOK
