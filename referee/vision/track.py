@@ -527,11 +527,20 @@ class Tracker:
         however little of a coin they show (fast flick at look 306: Suns, of the skin's
         colour, unseen in flight, found again 300 mm on in part, blurred and dim, and taken
         for an arm's piece until it showed whole 0.2 s later, its crossings lost; at look
-        245, seen, then lost for three frames, 0.04 from the hands' colour)."""
+        245, seen, then lost for three frames, 0.04 from the hands' colour).  Not on a
+        tower's top, nor for a coin on one: only a hand puts a coin there, and a blob of the
+        hands' colour there is the hand's (capture at 60 fps, look 306: beside Moons just
+        put on tower 2, taken for it, 5 mm off: a lift and a place invented)."""
         handless = np.zeros(len(detections), bool)
         for j in np.flatnonzero(among):
-            handless[j] = not self.hand_came(tuple(detections.center_mm[j]), track.last_seen)
+            handless[j] = self._handless_at(tuple(float(v) for v in detections.center_mm[j]),
+                                            track)
         return handless
+
+    def _handless_at(self, point: tuple[float, float], track: CoinTrack) -> bool:
+        """`_handless` of one point."""
+        return not (self.on_stack(point) or self.on_stack(track.position_mm)
+                    or self.hand_came(point, track.last_seen))
 
     def _slid(self, track: CoinTrack, detections: Detections, j: int, look_cost: float,
               t: float) -> bool:
@@ -541,17 +550,14 @@ class Tracker:
         streak 400 mm from Ace, 0.17 from its look and 0.10 from the hands'); not one a hand
         may have carried off (a hand over its place since, long enough ago: capture at look
         284, Moons, lifted, took an arm's streak where no hand came 1.5 s later), nor onto
-        or off a tower's top, where only a hand puts it (look 307: Moons on tower 2, lost
-        for 0.2 s, took a blob on tower 1's top)."""
+        or off a tower's top (look 307: Moons on tower 2, lost for 0.2 s, took a blob on
+        tower 1's top)."""
         if track.hidden or not _own_look(look_cost) or look_cost > detections.hand_look[j]:
-            return False
-        point = tuple(float(v) for v in detections.center_mm[j])
-        if self.on_stack(point) or self.on_stack(track.position_mm):
             return False
         if t - track.last_seen >= QUICKEST_CARRY_S and self.hand_came(track.position_mm,
                                                                       track.last_seen):
             return False
-        return not self.hand_came(point, track.last_seen)
+        return self._handless_at(tuple(float(v) for v in detections.center_mm[j]), track)
 
     def _second_round(self, t: float, detections: Detections, coins: list[str],
                       assigned: dict[str, int], barred: set[int],

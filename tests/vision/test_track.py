@@ -476,3 +476,20 @@ def test_no_coin_slid_that_a_hand_may_have_carried_nor_onto_or_off_a_tower() -> 
     top = lambda point: point[1] < -200.0  # noqa: E731
     assert lost_then(5, on_tower, lambda point, since: False, top) == {}
     assert lost_then(5, on_tower, lambda point, since: False) == {"moons": 0}
+
+
+@pytest.mark.parametrize("on_tower", [True, False])
+def test_a_blob_of_the_hands_colour_on_a_tower_s_top_is_the_hand_s(on_tower: bool) -> None:
+    """Capture at 60 fps, look 306: Moons, just put on tower 2, was taken at a blob of the
+    hands' colour 5 mm off on the tower's top, where the hands' history had no hand since
+    (a lift and a place invented).  Only a hand puts a coin on a tower's top: a blob of its
+    colour there is the hand's, wherever the mask saw it."""
+    look = np.array([0.2, 0.2, 0.3])
+    dt = 1 / 60
+    tracker = Tracker({"moons": (-241.9, 12.5)}, 0.0, MotionModel(), looks={"moons": look},
+                      hand_came=lambda point, since: False,
+                      on_stack=lambda point: on_tower)
+    for k in range(1, 4):
+        tracker.update(k * dt, _blob((-241.9, 12.5), look, 1.0))
+    hand = replace(_blob((-236.4, 10.7), look + 0.25, 1.0), hand_look=np.array([0.18]))
+    assert tracker.update(4 * dt, hand) == ({} if on_tower else {"moons": 0})
