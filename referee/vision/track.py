@@ -603,6 +603,7 @@ class Tracker:
                 reach = max(reach, 1500.0)  # a hand may have moved it anywhere
             under_hand = not vague and covered is not None and covered(track.position_mm)
             leaving = not vague and resting_when_seen(track)
+            lost = t - track.last_seen > 1.5 * max(t - self.t, 1e-3)  # (a frame or more)
             slides_on = _slides_on(track, detections)
             hand_like = ((_hand_like(track, detections) & ~slides_on)
                          | _part_off_rest(track, detections, hidden=vague, on_top=on_top))
@@ -622,7 +623,7 @@ class Tracker:
                     continue  # off the table: back only put down by a hand
                 if vague and off_table[j]:
                     continue  # nothing hidden is seen again beyond the table's edge
-                slid = (vague or leaving) and self._slid(track, detections, j, look_cost, t)
+                slid = lost and self._slid(track, detections, j, look_cost, t)
                 if vague and d >= STAYED_MM and not (
                         (persists[j] or streaked[j] or (
                             d <= CARRIED_MM and look_cost < OWN_LOOK
@@ -655,15 +656,16 @@ class Tracker:
                     put_down = not streaked[j] and _itself(track, detections, j, look_cost)
                     cost[i, k] = (min(d, CARRIED_MM) if put_down else d) / 20.0 \
                         + 10.0 * look_cost + 1.0
-                elif slides_on[j] or (leaving and (slid or (
-                        streaked[j] and look_cost <= detections.hand_look[j]))):
+                elif slides_on[j] or slid or (leaving and streaked[j]
+                                              and look_cost <= detections.hand_look[j]):
                     # Leaving rest unseen for frames (a dark coin on dark cloth: strike at
                     # look 270, first seen 212 mm on), it slid as far in each of them; a
                     # streak nearer the hands' colour than the coin's is no such coin where
                     # a hand came (look 181: a sleeve's streak 293 mm from Ace, hidden three
                     # frames, 0.15 from its look and 0.11 from the hands').  So did a coin
                     # seen sliding, then lost, whose streak runs on through where it was
-                    # (fast flick at look 208: Suns lost for three frames, found 300 mm on).
+                    # (fast flick at look 208: Suns lost for three frames, found 300 mm on),
+                    # or found where no hand came (`_slid`; look 342: sharp, 280 mm on).
                     frames = max(1.0, (t - track.last_seen) / max(t - self.t, 1e-3))
                     cost[i, k] = d / (10.0 * frames) + 5.0 * look_cost
                 else:

@@ -216,13 +216,15 @@ def _through_contact(coin: str, obs: np.ndarray, end: tuple[float, float] | None
     """The coin's motion drawn through a contact no frame saw, or None.
 
     A coin flicked too fast to be seen all along (a streak too faint over the cloth) may
-    be lost from before it struck another until it came back: no slide runs through its
-    frames about the gap (BENT_RMS_MM).  The coin that set off by itself in the gap was
+    be lost from before it struck another until it came back, or seen on either side of
+    the contact in too few frames for the partition to break there: no slide runs through
+    its frames about it (BENT_RMS_MM).  The coin that set off by itself meanwhile was
     struck by it: it ran straight from where it was last seen (or rested) to touch that
     coin, on the line between them, and on through its frames after (fast flick at look
     306: Suns, of the skin's colour, unseen from its launch until it came back off Arms 300
     mm on, its four crossings lost; at look 223, seen once on its way, its last crossing,
-    its contact and both hits lost).  The fit through the contact must fit the frames
+    its contact and both hits lost; at look 342, seen just before and just after the
+    contact, the flick put 0.1 s early).  The fit through the contact must fit the frames
     better than the one without it did, at a speed no flick exceeds."""
     motion = motions[coin]
     if _worst_rms(motion) <= BENT_RMS_MM:
@@ -241,8 +243,8 @@ def _through_contact(coin: str, obs: np.ndarray, end: tuple[float, float] | None
         else:  # (its last sighting at rest)
             at_rest = np.flatnonzero(~away & (obs[:, 0] < t_contact))
             last = obs[at_rest[-1]] if len(at_rest) else np.array([rested_until, *start])
-        if obs[after][0, 0] - last[0] < 1.5 * frame_dt:
-            continue  # a frame saw it about then
+        if not before.any() and obs[after][0, 0] - last[0] < 1.5 * frame_dt:
+            continue  # a frame saw it leave rest
         line = np.asarray(struck.start_mm, float) - last[1:]
         run = float(np.hypot(*line)) - coin_mm
         if run <= 0.0:

@@ -386,3 +386,29 @@ def test_a_coin_lost_between_two_sightings_about_a_contact_ran_through_it() -> N
     assert of_type(got, "flick")[0].t == pytest.approx(1.9, abs=0.01)  # the simulator's
     assert [(e.a, e.b) for e in of_type(got, "contact")][:1] == [("suns", "arms")]
     assert [e.piece for e in of_type(got, "hit")] == ["tower-4", "post-34"]
+
+
+def test_a_contact_between_two_frames_that_no_slide_bends_through_is_drawn_too() -> None:
+    """Fast flick at look 342: Suns seen once on its way (1.93 s), then just before it
+    struck Arms (2.033 s) and just after (2.067 s): no frame is missing about the contact,
+    but too few frames lie on either side of it for the partition to break there (one
+    slide from rest through both, 15 mm RMS, put the flick 0.1 s early, three crossings
+    with it, and lost both contacts).  The contact is a sighting for the fit here too."""
+    dt = 1 / 30
+    seen = [(1.9333, -113.95, -0.37), (2.0333, 166.19, -0.61), (2.0667, 174.65, 3.74),
+            (2.1, 131.25, 12.16), (2.1333, 95.27, 17.15), (2.1667, 88.40, 3.19),
+            (2.2, 94.53, -17.31), (2.2333, 99.14, -34.33), (2.2667, 102.86, -48.92),
+            (2.3, 106.63, -60.07), (2.3333, 108.06, -68.38), (2.3667, 109.58, -71.61)]
+    suns = [(k * dt, -209.38, 0.05) for k in range(55)] + seen
+    suns += [(k * dt, 109.65, -73.65) for k in range(72, 90)]
+    leaving = {62: (210.26, -3.63), 63: (210.11, -8.67)}
+    arms = [(k * dt, *(leaving.get(k) or ((209.57, -0.02) if k < 62 else (210.17, -10.47))))
+            for k in range(90)]
+    (window,) = find_windows({"suns": suns, "arms": arms}, dt, 0.3, coin_mm=LAYOUT.coin_mm)
+    got = reconstruct(window, LAYOUT)
+    assert of_type(got, "flick")[0].t == pytest.approx(1.9, abs=0.02)  # the simulator's
+    truth = [1.9192, 1.9543, 1.9908, 2.0287, 2.0835]  # (the same flick as look 306's)
+    assert [(e.line, e.dir) for e in of_type(got, "cross")] == [
+        ("door-2", "-"), ("gate-2", "-"), ("gate-4", "+"), ("door-4", "+"), ("door-4", "-")]
+    assert [e.t for e in of_type(got, "cross")] == pytest.approx(truth, abs=0.015)
+    assert [(e.a, e.b) for e in of_type(got, "contact")][:1] == [("suns", "arms")]

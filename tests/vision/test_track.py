@@ -493,3 +493,24 @@ def test_a_blob_of_the_hands_colour_on_a_tower_s_top_is_the_hand_s(on_tower: boo
         tracker.update(k * dt, _blob((-241.9, 12.5), look, 1.0))
     hand = replace(_blob((-236.4, 10.7), look + 0.25, 1.0), hand_look=np.array([0.18]))
     assert tracker.update(4 * dt, hand) == ({} if on_tower else {"moons": 0})
+
+
+@pytest.mark.parametrize("hand_came", [_where_flicked, None])
+def test_a_sliding_coin_lost_for_frames_is_found_far_on_where_no_hand_came(hand_came) -> None:
+    """Fast flick at look 342: Suns, seen once sliding (a 25 mm streak), lost for two
+    frames, then seen sharp (a short exposure) 280 mm on, where no hand had come: priced
+    at the distance, 28 against a miss's 20, it was left, and found only after it had
+    struck Arms and come back (its contacts and three crossings lost).  Lost for frames,
+    it slid as far in each, as a coin leaving rest does; where a hand came, a blob so far
+    is still no coin of it."""
+    look = np.array([0.5, 0.6, 0.8])
+    dt = 1 / 30
+    tracker = Tracker({"suns": (-209.4, 0.0)}, 0.0, MotionModel(), looks={"suns": look},
+                      hand_came=hand_came)
+    for k in range(1, 4):
+        tracker.update(k * dt, _blob((-209.4, 0.0), look, 1.0))
+    tracker.update(4 * dt, _blob((-113.9, -0.4), look, 1.0, 25.4, (1.0, 0.0)))
+    for k in (5, 6):
+        tracker.update(k * dt, Detections.empty())
+    far_on = replace(_blob((166.2, -0.6), look + 0.06, 0.75), hand_look=np.array([0.31]))
+    assert tracker.update(7 * dt, far_on) == ({"suns": 0} if hand_came else {})
