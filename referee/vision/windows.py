@@ -241,29 +241,28 @@ def _through_contact(coin: str, obs: np.ndarray, end: tuple[float, float] | None
     best: Motion | None = None
     for other, struck in motions.items():
         t_contact = struck.t_start
-        before = away & (obs[:, 0] < t_contact)
-        after = obs[:, 0] > t_contact
-        if other == coin or not after.any() or t_contact <= rested_until:
+        k = int(np.searchsorted(obs[:, 0], t_contact, side="right"))  # (its first after)
+        if other == coin or k == len(obs) or t_contact <= rested_until:
             continue  # (no coin it struck set off before it left rest)
-        if before.any():
-            last = obs[np.flatnonzero(before)[-1]]
+        on_way = np.flatnonzero(away[:k])
+        if len(on_way):
+            last = obs[on_way[-1]]
         else:  # (its last sighting at rest)
-            at_rest = np.flatnonzero(~away & (obs[:, 0] < t_contact))
-            last = obs[at_rest[-1]] if len(at_rest) else np.array([rested_until, *start])
-        if not before.any() and obs[after][0, 0] - last[0] < 1.5 * frame_dt:
-            continue  # a frame saw it leave rest
+            last = obs[k - 1] if k else np.array([rested_until, *start])
+            if obs[k, 0] - last[0] < 1.5 * frame_dt:
+                continue  # a frame saw it leave rest
         line = np.asarray(struck.start_mm, float) - last[1:]
         run = float(np.hypot(*line)) - coin_mm
         if run <= 0.0:
             continue
         contact = last[1:] + line * run / (run + coin_mm)
-        if before.any():
-            drawn = fit_motion(coin, np.insert(obs[:, 0], np.flatnonzero(after)[0], t_contact),
-                               np.insert(obs[:, 1:], np.flatnonzero(after)[0], contact, axis=0),
-                               motion.start_mm, end, motion.slides[0].decel, noise_mm,
+        if len(on_way):
+            drawn = fit_motion(coin, np.insert(obs[:, 0], k, t_contact),
+                               np.insert(obs[:, 1:], k, contact, axis=0), motion.start_mm,
+                               end, motion.slides[0].decel, noise_mm,
                                rested_until=rested_until)
         else:
-            drawn = _from_rest_to(contact, t_contact, float(last[0]), obs[after], motion, end,
+            drawn = _from_rest_to(contact, t_contact, float(last[0]), obs[k:], motion, end,
                                   noise_mm)
         if drawn is not None and _worst_rms(drawn) < _worst_rms(motion) and all(
                 s.speed0 <= MAX_SPEED_MM_S for s in drawn.slides) and (

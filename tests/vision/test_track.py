@@ -365,6 +365,19 @@ def test_a_coin_launched_with_a_short_streak_is_not_the_fingertip_behind_its_pla
     assert tracker.update(5 * dt, fingertip_and_coin) == {"suns": 1}
 
 
+SKIN = np.array([0.5, 0.6, 0.8])
+"""A look of the skin's colour (Suns at looks 306, 342)."""
+
+
+def _resting(coin: str, place: tuple[float, float], look: np.ndarray, dt: float,
+             **kwargs) -> Tracker:
+    """A tracker of one coin seen at rest, whole and with its look, for three frames."""
+    tracker = Tracker({coin: place}, 0.0, MotionModel(), looks={coin: look}, **kwargs)
+    for k in range(1, 4):
+        tracker.update(k * dt, _blob(place, look, 1.0))
+    return tracker
+
+
 def _where_flicked(point: tuple[float, float], since: float) -> bool:
     """A hand came only to where Suns rested (x < -150), before it was last seen (0.1 s)."""
     return point[0] < -150.0 and since < 0.1
@@ -381,16 +394,12 @@ def test_a_blob_where_no_hand_came_is_no_piece_of_a_hand_however_it_reads(hand_c
     was last seen, no piece of a hand can be; where one came (no hand history: `None`),
     they still read as one.  (Sleeves are no hands: `test_a_sleeve_where_no_hand_came...`)
     """
-    look = np.array([0.5, 0.6, 0.8])
+    look = SKIN
     dt = 1 / 30
     taken = {"suns": 0} if hand_came else {}
 
     def tracker() -> Tracker:
-        kept = Tracker({"suns": (-209.5, 0.0)}, 0.0, MotionModel(), looks={"suns": look},
-                       hand_came=hand_came)
-        for k in range(1, 4):
-            kept.update(k * dt, _blob((-209.5, 0.0), look, 1.0))
-        return kept
+        return _resting("suns", (-209.5, 0.0), look, dt, hand_came=hand_came)
 
     def part(centre: tuple[float, float], shown: float, hands: float) -> Detections:
         """A blob 0.078 from Suns' look."""
@@ -419,14 +428,10 @@ def test_a_coin_a_hand_hid_is_no_streak_far_off_where_no_hand_came() -> None:
     was taken for it: a flick, two hits and a fall invented.  A coin a hand hid comes out
     from under the fingers (its streak's line through its place) or is carried and put
     down whole; only one no hand hid slid where no hand came."""
-    look = np.array([0.5, 0.6, 0.8])
     dt = 1 / 30
-    tracker = Tracker({"suns": (-209.5, 0.0)}, 0.0, MotionModel(), looks={"suns": look},
-                      hand_came=_where_flicked)
-    for k in range(1, 4):
-        tracker.update(k * dt, _blob((-209.5, 0.0), look, 1.0))
+    tracker = _resting("suns", (-209.5, 0.0), SKIN, dt, hand_came=_where_flicked)
     tracker.update(4 * dt, Detections.empty(), covered=lambda p: True)
-    far_off = _blob((76.3, 152.9), look + 0.05, 1.0, 29.1, (1.0, 0.0))
+    far_off = _blob((76.3, 152.9), SKIN + 0.05, 1.0, 29.1, (1.0, 0.0))
     assert tracker.update(5 * dt, far_off) == {}
 
 
@@ -458,10 +463,8 @@ def test_no_coin_slid_that_a_hand_may_have_carried_nor_onto_or_off_a_tower() -> 
     dt = 1 / 30
 
     def lost_then(frames: int, blob: Detections, hand_came, on_stack=None) -> dict[str, int]:
-        tracker = Tracker({"moons": (-90.0, 162.0)}, 0.0, MotionModel(), looks={"moons": look},
-                          hand_came=hand_came, on_stack=on_stack)
-        for k in range(1, 4):
-            tracker.update(k * dt, _blob((-90.0, 162.0), look, 1.0))
+        tracker = _resting("moons", (-90.0, 162.0), look, dt, hand_came=hand_came,
+                           on_stack=on_stack)
         for k in range(4, 4 + frames):
             tracker.update(k * dt, Detections.empty())
         seen = tracker.update((4 + frames) * dt, blob)  # (a sharp blob: seen twice)
@@ -486,11 +489,8 @@ def test_a_blob_of_the_hands_colour_on_a_tower_s_top_is_the_hand_s(on_tower: boo
     colour there is the hand's, wherever the mask saw it."""
     look = np.array([0.2, 0.2, 0.3])
     dt = 1 / 60
-    tracker = Tracker({"moons": (-241.9, 12.5)}, 0.0, MotionModel(), looks={"moons": look},
-                      hand_came=lambda point, since: False,
-                      on_stack=lambda point: on_tower)
-    for k in range(1, 4):
-        tracker.update(k * dt, _blob((-241.9, 12.5), look, 1.0))
+    tracker = _resting("moons", (-241.9, 12.5), look, dt,
+                       hand_came=lambda point, since: False, on_stack=lambda point: on_tower)
     hand = replace(_blob((-236.4, 10.7), look + 0.25, 1.0), hand_look=np.array([0.18]))
     assert tracker.update(4 * dt, hand) == ({} if on_tower else {"moons": 0})
 
@@ -503,14 +503,10 @@ def test_a_sliding_coin_lost_for_frames_is_found_far_on_where_no_hand_came(hand_
     struck Arms and come back (its contacts and three crossings lost).  Lost for frames,
     it slid as far in each, as a coin leaving rest does; where a hand came, a blob so far
     is still no coin of it."""
-    look = np.array([0.5, 0.6, 0.8])
     dt = 1 / 30
-    tracker = Tracker({"suns": (-209.4, 0.0)}, 0.0, MotionModel(), looks={"suns": look},
-                      hand_came=hand_came)
-    for k in range(1, 4):
-        tracker.update(k * dt, _blob((-209.4, 0.0), look, 1.0))
-    tracker.update(4 * dt, _blob((-113.9, -0.4), look, 1.0, 25.4, (1.0, 0.0)))
+    tracker = _resting("suns", (-209.4, 0.0), SKIN, dt, hand_came=hand_came)
+    tracker.update(4 * dt, _blob((-113.9, -0.4), SKIN, 1.0, 25.4, (1.0, 0.0)))
     for k in (5, 6):
         tracker.update(k * dt, Detections.empty())
-    far_on = replace(_blob((166.2, -0.6), look + 0.06, 0.75), hand_look=np.array([0.31]))
+    far_on = replace(_blob((166.2, -0.6), SKIN + 0.06, 0.75), hand_look=np.array([0.31]))
     assert tracker.update(7 * dt, far_on) == ({"suns": 0} if hand_came else {})
