@@ -533,12 +533,12 @@ class Tracker:
         put on tower 2, taken for it, 5 mm off: a lift and a place invented)."""
         handless = np.zeros(len(detections), bool)
         for j in np.flatnonzero(among):
-            handless[j] = self._handless_at(tuple(float(v) for v in detections.center_mm[j]),
-                                            track)
+            handless[j] = self._handless_at(detections, j, track)
         return handless
 
-    def _handless_at(self, point: tuple[float, float], track: CoinTrack) -> bool:
-        """`_handless` of one point."""
+    def _handless_at(self, detections: Detections, j: int, track: CoinTrack) -> bool:
+        """`_handless` of blob `j`."""
+        point = (float(detections.center_mm[j][0]), float(detections.center_mm[j][1]))
         return not (self.on_stack(point) or self.on_stack(track.position_mm)
                     or self.hand_came(point, track.last_seen))
 
@@ -557,7 +557,7 @@ class Tracker:
         if t - track.last_seen >= QUICKEST_CARRY_S and self.hand_came(track.position_mm,
                                                                       track.last_seen):
             return False
-        return self._handless_at(tuple(float(v) for v in detections.center_mm[j]), track)
+        return self._handless_at(detections, j, track)
 
     def _second_round(self, t: float, detections: Detections, coins: list[str],
                       assigned: dict[str, int], barred: set[int],

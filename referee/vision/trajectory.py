@@ -161,8 +161,7 @@ def _left_between(sol: OptimizeResult, residual: Callable[[np.ndarray], np.ndarr
     way = p[-1] - np.asarray(anchor, float)
     best = sol
     for left in (not_before + 1e-6, latest - 1e-6):  # (a tie: the earlier, the slower)
-        taken = max(float(t[-1]) - left, 1e-3)
-        speed = float(np.hypot(*way)) / taken + 0.5 * decel * taken
+        speed = launch_speed(float(np.hypot(*way)), max(float(t[-1]) - left, 1e-3), decel)
         x0 = np.array([*(way / max(float(np.hypot(*way)), 1e-9) * speed), left - float(t[0])])
         fit = least_squares(residual, x0, method="trf",
                             bounds=([-np.inf, -np.inf, not_before - float(t[0])],
@@ -366,12 +365,14 @@ def _jointly(slides: list[Slide], t: np.ndarray, p: np.ndarray, bounds: list[tup
     # hold a piece, a start time and a speed trade off along a valley of near-equal misfit
     # (hundreds of evaluations, up to a second, in the demo game): the best by then is kept,
     # for the scoreboard waits on this fit.
-    sol = least_squares(residual, np.array(x0, float), bounds=(lower, upper), method="trf",
-                        x_scale="jac", max_nfev=JOINT_EVALUATIONS * len(x0))
+    def solve() -> OptimizeResult:
+        return least_squares(residual, np.array(x0, float), bounds=(lower, upper),
+                             method="trf", x_scale="jac", max_nfev=JOINT_EVALUATIONS * len(x0))
+
+    sol = solve()
     if sol.x[0] < not_before:  # (as `_fit_slide`: it left rest after last seen there)
         lower[0], x0[0] = not_before, max(x0[0], not_before + 1e-6)
-        sol = least_squares(residual, np.array(x0, float), bounds=(lower, upper),
-                            method="trf", x_scale="jac", max_nfev=JOINT_EVALUATIONS * len(x0))
+        sol = solve()
     fitted = build(sol.x)
     out = []
     for slide, (lo, hi) in zip(fitted, bounds, strict=True):
@@ -435,7 +436,7 @@ def _struck_after_first(t: np.ndarray, p: np.ndarray, hi: int, start_mm: tuple[f
     tau = float(grid[k] - t[0])
     if ahead <= 0.0:
         return None  # the slide after does not come off the line ahead of the first frame
-    speed_seen = ahead / tau + 0.5 * decel * tau
+    speed_seen = launch_speed(ahead, tau, decel)
     speed0 = math.sqrt(speed_seen ** 2 + 2.0 * decel * run)
     if speed0 > MAX_SPEED_MM_S:
         return None  # no flick is that fast: the frames after met its line by chance
@@ -446,6 +447,11 @@ def _struck_after_first(t: np.ndarray, p: np.ndarray, hi: int, start_mm: tuple[f
     if float(np.dot(after.v0, heading)) > IMPACT_TURN_COS * after.speed0:
         return None  # on nearly the same heading: a first frame read off its line, no impact
     return before, after
+
+
+def launch_speed(run_mm: float, taken_s: float, decel: float) -> float:
+    """The speed a slide starts at to run `run_mm` in `taken_s` (if it has not stopped)."""
+    return run_mm / taken_s + 0.5 * decel * taken_s
 
 
 def _from_break(slide: Slide, t_break: float, p_break: np.ndarray) -> Slide:

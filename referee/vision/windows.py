@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from referee.vision.reconstruct import FlickWindow
-from referee.vision.trajectory import MAX_SPEED_MM_S, Motion, Slide, fit_motion
+from referee.vision.trajectory import MAX_SPEED_MM_S, Motion, Slide, fit_motion, launch_speed
 
 Track = Sequence[tuple[float, float, float]]
 """(t, x_mm, y_mm) observations of one coin, in time order."""
@@ -286,7 +286,7 @@ def _from_rest_to(contact: np.ndarray, t_contact: float, t_rest: float, seen: np
     taken = t_left - t_rest
     way = contact - np.asarray(motion.start_mm, float)
     run = float(np.hypot(*way))
-    speed0 = run / taken + 0.5 * decel * taken if taken > 0.0 else math.inf
+    speed0 = launch_speed(run, taken, decel) if taken > 0.0 else math.inf
     if speed0 > MAX_SPEED_MM_S or speed0 - decel * taken <= 0.0:
         return None
     v0 = way / run * speed0
