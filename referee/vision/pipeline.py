@@ -61,6 +61,12 @@ from under the fingers, not carried: a carried coin stays in the hand while the 
 its place and travels.  (Measured on the sample videos: flicks are back 0.03-0.2 s after the
 hand leaves, carried coins 0.77 s and more.  How long the hand hid the coin says nothing: a
 player aims with a fingertip on the coin for as long as he likes.)"""
+STILL_SLIDING_MM = 1.0
+"""A coin flicked under the fingers that comes to rest this much farther on than where it
+was seen again was still sliding there (a sharp centre's noise is 0.3 mm; a coin seen in
+part beside the leaving hand reads ahead of its centre, the safe side): its slide is timed
+by where it comes to rest (capture at look 172: Ace seen again 1.7 mm short of its rest,
+put 67 ms early by a slide ending as the hand left less a follow-through)."""
 FOLLOW_THROUGH_S = 0.1
 """A flick ends at least this long before the hand leaves the place the coin left: the
 finger follows through over it and the hand withdraws after (the simulator's gesture
@@ -544,7 +550,7 @@ class Pipeline:
                 hidden[coin] = hidden_slide(moved, self.config.decel_mm_s2,
                                             _struck_then(windows, moved, self.layout.coin_mm,
                                                          1.0 / self.fps),
-                                            self.tracks[coin][-1][1:] if slid else None)
+                                            self._rest_mm(coin))
                 hidden_when[coin] = (t_hid, t_back)
                 continue
             if spans:  # carried: its two places are no slide (put on a tower, look 106)
@@ -602,6 +608,11 @@ class Pipeline:
         rather than put down there (at rest where it was seen again)?"""
         return any(t_back < o[0] <= t_back + SLID_AFTER_S
                    and math.dist(o[1:], back_mm) > SLID_AFTER_MM for o in self.tracks[coin])
+
+    def _rest_mm(self, coin: str) -> tuple[float, float] | None:
+        """Where a coin was last seen (None: not seen since the history kept)."""
+        obs = self.tracks[coin]
+        return obs[-1][1:] if obs else None
 
     def _uncrossed(self) -> None:
         """Two coins back from under a hand, each where the other was hidden, had their
@@ -810,7 +821,7 @@ def hidden_slide(moved: Placed, decel: float, cut_at: float | None = None,
     times the slide (the demo game's Moons at 74.7 s, back 0.13 s into a slide of 0.2 s, was
     put 52 ms early by a slide ending as it was seen again)."""
     if rest_mm is not None and math.dist(moved.from_mm, rest_mm) > \
-            math.dist(moved.from_mm, moved.to_mm):
+            math.dist(moved.from_mm, moved.to_mm) + STILL_SLIDING_MM:
         whole = stop_seconds(math.dist(moved.from_mm, rest_mm), decel)
         left = stop_seconds(math.dist(moved.to_mm, rest_mm), decel)  # still to go
         t0 = min(max(moved.t_hid, moved.t_back - (whole - left)), moved.t_back)

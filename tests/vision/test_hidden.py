@@ -1007,3 +1007,18 @@ def test_a_coin_that_moves_with_no_hand_near_and_nothing_else_moving_was_not_fli
     fresh = Pipeline(mapping(), layout, SIZE, 30.0)
     fresh.hands_seen.update(np.zeros_like(hand), 1.0)
     assert set(fresh._unprompted(both).motions) == {"moons", "ace"}
+
+
+def test_a_flick_under_the_fingers_seen_just_short_of_its_rest_is_timed_by_its_rest() -> None:
+    """Capture at look 172: Ace, flicked 15.4 mm at 7.9 s, first seen again 1.7 mm short of
+    where it comes to rest, as the hand left.  Put by the hand's leaving less a
+    follow-through, it was 67 ms early; within a sharp centre's noise of its rest, the slide
+    ends as it is seen again."""
+    ace = Placed("ace", t_hid=7.7333, t_freed=7.9333, t_back=7.9667,
+                 from_mm=(-44.56, -253.78), to_mm=(-58.13, -253.68))
+    motion = hidden_slide(ace, DECEL, rest_mm=(-59.92, -253.82))
+    assert motion.t_start == pytest.approx(7.9, abs=0.005)
+    assert motion.end_mm == (-59.92, -253.82)
+    at_rest = hidden_slide(ace, DECEL, rest_mm=(-58.5, -253.7))
+    assert at_rest.end_mm == ace.to_mm
+    assert at_rest.t_start == pytest.approx(7.9333 - FOLLOW_THROUGH_S)
