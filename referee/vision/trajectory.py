@@ -39,6 +39,12 @@ reading this far ahead of the path the later frames fit, saw a launch within its
 (`_launched_within`).  Gate-run at 720p60, look 100: its launch frame read 3.19 mm ahead, just
 short of 4 widths (3.2 mm), and tilted the whole slide (0.74 mm off at the start, -0.44 at
 the stop); the fitted frames' own misfit there is 0.13 mm."""
+AT_REST_MM = 2.0
+"""A frame this near where the coin comes to rest saw it there: a slide's last frame
+before it stops lies within ½μg·dt² (1.6 mm at 30 fps) of the stop.  One farther off still
+moved (capture at look 350: Moons, back off door 3, seen 2.6 mm short of its rest and taken
+for at rest with four noise widths, 3.2 mm; the rest sample dropped with it held the bounce,
+and the hit was lost)."""
 FINGER_DRAG_MM = 7.5
 """A fingertip against a coin drags its blob 3-6 mm (half FINGER_MM at most)."""
 FINGER_MM = 15.0
@@ -253,7 +259,7 @@ def fit_motion(coin: str, t: Sequence[float], p: np.ndarray, start_mm: tuple[flo
     # slide's model stops there by itself.
     n_moving = len(t_arr)
     if end_mm is not None:
-        at_rest = np.hypot(*(p_arr - np.asarray(end_mm)).T) < 4.0 * noise_mm
+        at_rest = np.hypot(*(p_arr - np.asarray(end_mm)).T) < AT_REST_MM
         while n_moving > 2 and at_rest[n_moving - 1] and at_rest[n_moving - 2]:
             n_moving -= 1
     # The frames still at rest before it are the first slide's (anchored at the resting

@@ -134,6 +134,21 @@ def test_a_coin_seen_beyond_where_it_came_to_rest_bounced_there() -> None:
     assert len(straight.slides) == 1
 
 
+def test_a_coin_seen_once_after_a_bounce_short_of_its_rest_is_split_at_the_bounce() -> None:
+    """Capture at look 350: Moons, struck by guard 2, hits door 3 at 12.167 s and comes back;
+    one frame sees it 2.6 mm short of where it rests, the next at rest.  That frame still
+    moved: kept, it and the rest sample show the turn (taken for at rest within 3.2 mm, with
+    the rest sample dropped, one slide fitted the four left and the hit was lost)."""
+    t = np.array([12.1, 12.1333, 12.1667, 12.2, 12.2333])
+    p = np.array([[-103.88, 140.78], [-94.17, 149.6], [-88.15, 157.75], [-87.98, 161.48],
+                  [-89.24, 163.73]])
+    motion = fit_motion("moons", t, p, (-106.34, 141.08), (-89.24, 163.73), DECEL, 0.8,
+                        rested_until=12.0667)
+    *_, before, after = motion.slides
+    assert 12.1667 <= after.t0 <= 12.2
+    assert before.v0[0] > 0.0 > after.v0[0]  # east, then back west off the door
+
+
 def test_a_coin_leaving_the_view_is_not_pulled_back_by_its_last_partial_frame() -> None:
     """Off the table at 1.6 m/s: the last frame saw only part of the streak (the rest past
     the edge), its centre 6 mm short (off-table, look 107); the slide follows the others."""
