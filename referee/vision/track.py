@@ -72,6 +72,9 @@ STACK_WHOLE = 0.45
 scenario at look 106: Moons a prisoner on tower 2 showed 0.78 of its blob on the cloth),
 and its dark art, dimming the white tile alike in every channel, reads as a shadow (at look
 128: 0.52, and the prisoner was never taken)."""
+EDGE_LOOK = 0.55
+"""...and for one hanging over the table's edge, seen against what lies beyond (off-table at
+look 203: Arms, cream on beige, 2.8 mm from falling off, read 0.52 from its look)."""
 SLIDE_LOOK = 0.55
 """Largest look distance, on average, for a lost slide seen only as streaks to be a coin's
 (CARRIED_LOOK if any of it is sharp): each is blurred over the cloth (a white coin over dark
@@ -551,13 +554,23 @@ class Tracker:
         may have carried off (a hand over its place since, long enough ago: capture at look
         284, Moons, lifted, took an arm's streak where no hand came 1.5 s later), nor onto
         or off a tower's top (look 307: Moons on tower 2, lost for 0.2 s, took a blob on
-        tower 1's top)."""
-        if track.hidden or not _own_look(look_cost) or look_cost > detections.hand_look[j]:
+        tower 1's top).  Hanging over the table's edge, it reads against what lies beyond
+        (`EDGE_LOOK`)."""
+        over_edge = self._over_edge(tuple(detections.center_mm[j]),
+                                    float(detections.radius_mm[j]))
+        if track.hidden or look_cost >= (EDGE_LOOK if over_edge else CARRIED_LOOK) \
+                or look_cost > detections.hand_look[j]:
             return False
         if t - track.last_seen >= QUICKEST_CARRY_S and self.hand_came(track.position_mm,
                                                                       track.last_seen):
             return False
         return self._handless_at(detections, j, track)
+
+    def _over_edge(self, center_mm: tuple[float, float], radius_mm: float) -> bool:
+        """Does a coin centred at `center_mm` hang over the table's edge?"""
+        x, y = center_mm
+        return not all(self.on_table((x + dx, y + dy)) for dx, dy in (
+            (radius_mm, 0.0), (-radius_mm, 0.0), (0.0, radius_mm), (0.0, -radius_mm)))
 
     def _second_round(self, t: float, detections: Detections, coins: list[str],
                       assigned: dict[str, int], barred: set[int],
@@ -625,7 +638,7 @@ class Tracker:
                     continue  # nothing hidden is seen again beyond the table's edge
                 slid = lost and self._slid(track, detections, j, look_cost, t)
                 if vague and d >= STAYED_MM and not (
-                        (persists[j] or streaked[j] or (
+                        (persists[j] or streaked[j] or slid or (
                             d <= CARRIED_MM and look_cost < OWN_LOOK
                             and not detections.by_hand[j]
                             and _itself(track, detections, j, look_cost)))
@@ -646,7 +659,7 @@ class Tracker:
                     if not self.hand_came(tuple(detections.center_mm[j]), track.last_seen):
                         continue
                     cost[i, k] = 10.0 * look_cost + 1.0
-                elif vague:
+                elif vague and not slid:
                     # Flicked from under the fingers, or moved by hand anywhere: nearer is
                     # likelier, and the look (blurred while it slides) breaks the ties.  A
                     # coin put down whole, with its own look, is as likely anywhere beyond
@@ -665,7 +678,11 @@ class Tracker:
                     # frames, 0.15 from its look and 0.11 from the hands').  So did a coin
                     # seen sliding, then lost, whose streak runs on through where it was
                     # (fast flick at look 208: Suns lost for three frames, found 300 mm on),
-                    # or found where no hand came (`_slid`; look 342: sharp, 280 mm on).
+                    # or found where no hand came (`_slid`; look 342: sharp, 280 mm on;
+                    # off-table at look 203: Arms, cream on beige, unseen for 0.27 s from
+                    # its launch, once at the table's edge and never again, a blob of one
+                    # frame where no hand came; priced by a hand's reach, it stayed unpaired
+                    # and its fall was read as a lift).
                     frames = max(1.0, (t - track.last_seen) / max(t - self.t, 1e-3))
                     cost[i, k] = d / (10.0 * frames) + 5.0 * look_cost
                 else:

@@ -100,7 +100,12 @@ def split_track(track: Track, frame_dt: float, noise_mm: float) -> CoinTrackSpli
     masks, ids, vanished = [], [], []
     for k, span in enumerate(spans):
         mask = moving_mask(span, noise_mm)
-        if k and len(span) > 1 and mask[1] and not mask[0] and math.dist(
+        if k and len(span) == 1 and k == len(spans) - 1 and math.dist(
+                span[0, 1:], spans[k - 1][-1, 1:]) > 6.0 * noise_mm:
+            # Seen once elsewhere and never again: it slid on out of view (off-table at look
+            # 203: Arms, unseen from its launch, seen once at the table's edge).
+            mask[0] = True
+        elif k and len(span) > 1 and mask[1] and not mask[0] and math.dist(
                 span[0, 1:], spans[k - 1][-1, 1:]) > 6.0 * noise_mm:
             # Seen again elsewhere and moving by the next frame: it did not come to rest
             # there unseen, within a frame of setting off again (fast flick at look 341:

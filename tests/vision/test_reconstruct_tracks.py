@@ -439,3 +439,17 @@ def test_a_coin_seen_again_elsewhere_and_moving_by_the_next_frame_never_rested_t
     assert of_type(got, "flick")[0].t == pytest.approx(1.9, abs=0.02)  # the simulator's
     assert [(e.line, e.dir) for e in of_type(got, "cross")] == [
         ("door-2", "-"), ("gate-2", "-"), ("gate-4", "+"), ("door-4", "+"), ("door-4", "-")]
+
+
+def test_a_coin_seen_once_elsewhere_and_never_again_slid_on_out_of_view() -> None:
+    """Off-table at look 203: Arms, cream on beige, unseen from its launch at 1.9 s, seen
+    once at the table's edge 0.27 s later, 427 mm on, then gone over it.  A last span of
+    one sighting away from where the coin rested was read as the coin at rest there: no
+    window, and its fall, unseen, a lift.  Seen once and never again, it slid on."""
+    dt = 1 / 30
+    arms = [(k * dt, 210.6, -0.3) for k in range(58)] + [(65 * dt, 210.4, -427.1)]
+    (window,) = find_windows({"arms": arms}, dt, 0.8, coin_mm=LAYOUT.coin_mm)
+    got = reconstruct(window, LAYOUT)
+    assert of_type(got, "flick")[0].t == pytest.approx(1.9, abs=0.04)
+    (off,) = of_type(got, "off_table")
+    assert off.t == pytest.approx(2.169, abs=0.005) and off.at[0] == pytest.approx(210.2, abs=1)

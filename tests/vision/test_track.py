@@ -510,3 +510,24 @@ def test_a_sliding_coin_lost_for_frames_is_found_far_on_where_no_hand_came(hand_
         tracker.update(k * dt, Detections.empty())
     far_on = replace(_blob((166.2, -0.6), SKIN + 0.06, 0.75), hand_look=np.array([0.31]))
     assert tracker.update(7 * dt, far_on) == ({"suns": 0} if hand_came else {})
+
+
+@pytest.mark.parametrize("edge_known", [True, False])
+def test_a_coin_unseen_from_its_launch_is_taken_once_at_the_table_s_edge(edge_known) -> None:
+    """Off-table at look 203: Arms, cream on beige, flicked at 1.9 m/s, unseen from its
+    launch, seen once 0.27 s later at the table's edge, 2.8 mm from falling off, then gone.
+    That blob, one frame where no hand came, read 0.52 from its look (a third of it hangs
+    over what lies beyond the edge) and 0.66 from the hands': priced by a hand's reach, it
+    was left unpaired and the fall read as a lift.  Where the edge is not known, a blob
+    that far from its look is no coin."""
+    look = np.array([0.6, 0.62, 0.66])
+    dt = 1 / 30
+    edge_y = -431.8
+    tracker = _resting("arms", (210.6, -0.3), look, dt,
+                       hand_came=lambda point, since: point[1] > -50.0,
+                       on_table=(lambda p: p[1] > edge_y) if edge_known else None)
+    for k in range(4, 11):  # the finger's flick, and Arms unseen on its way
+        tracker.update(k * dt, Detections.empty(), covered=lambda p, h=k < 6: h)
+    at_edge = replace(_blob((210.4, -427.1), look + np.array([0.3, 0.3, 0.3]), 0.7),
+                      hand_look=np.array([0.66]))
+    assert tracker.update(11 * dt, at_edge) == ({"arms": 0} if edge_known else {})
