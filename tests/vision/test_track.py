@@ -531,3 +531,27 @@ def test_a_coin_unseen_from_its_launch_is_taken_once_at_the_table_s_edge(edge_kn
     at_edge = replace(_blob((210.4, -427.1), look + np.array([0.3, 0.3, 0.3]), 0.7),
                       hand_look=np.array([0.66]))
     assert tracker.update(11 * dt, at_edge) == ({"arms": 0} if edge_known else {})
+
+
+@pytest.mark.parametrize("border_known", [True, False])
+def test_a_coin_put_back_on_the_table_s_border_is_read_against_the_border(border_known
+                                                                          ) -> None:
+    """Off-table at look 171: Arms, put back where it fell, on the table's wooden border:
+    its blurred rim took in the wood's brown, its look read 0.41 from the one learned on
+    the beige cloth, and it was never found again (the put-back lost).  As it would read on
+    the wood, it is itself; where the table's colour there is not known, it is no coin."""
+    look = np.array([0.85, 0.90, 0.88])
+    cloth, wood = np.array([0.62, 0.58, 0.50]), np.array([0.25, 0.2, 0.15])
+    on_border = look + 0.6 * (wood - cloth)  # its rim's share of the wood
+    dt = 1 / 30
+    tracker = Tracker({"arms": (210.6, -0.3)}, 0.0, MotionModel(), looks={"arms": look},
+                      table_look=(lambda p: wood if p[1] < -410.0 else cloth)
+                      if border_known else None)
+    for k in range(1, 4):
+        tracker.update(k * dt, _blob((210.6, -0.3), look, 1.0))
+    tracker.tracks["arms"].hidden = tracker.tracks["arms"].gone = True  # off the table
+    for k in range(4, 70):
+        tracker.update(k * dt, Detections.empty())
+    put_back = _blob((210.2, -422.0), on_border, 1.0)
+    tracker.update(70 * dt, put_back)
+    assert tracker.update(71 * dt, put_back) == ({"arms": 0} if border_known else {})
