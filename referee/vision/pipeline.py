@@ -550,7 +550,7 @@ class Pipeline:
                 hidden[coin] = hidden_slide(moved, self.config.decel_mm_s2,
                                             _struck_then(windows, moved, self.layout.coin_mm,
                                                          1.0 / self.fps),
-                                            self._rest_mm(coin))
+                                            self._last_seen_mm(coin))
                 hidden_when[coin] = (t_hid, t_back)
                 continue
             if spans:  # carried: its two places are no slide (put on a tower, look 106)
@@ -609,8 +609,9 @@ class Pipeline:
         return any(t_back < o[0] <= t_back + SLID_AFTER_S
                    and math.dist(o[1:], back_mm) > SLID_AFTER_MM for o in self.tracks[coin])
 
-    def _rest_mm(self, coin: str) -> tuple[float, float] | None:
-        """Where a coin was last seen (None: not seen since the history kept)."""
+    def _last_seen_mm(self, coin: str) -> tuple[float, float] | None:
+        """Where a coin was last seen (None: not within the history kept); at a flick's close,
+        where it rests."""
         obs = self.tracks[coin]
         return obs[-1][1:] if obs else None
 
