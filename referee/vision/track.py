@@ -273,6 +273,7 @@ class Tracker:
                 assigned[coins[i]] = j
             self._second_round(t, detections, [c for c in coins if c not in held], assigned,
                                barred, covered, resting, anothers)
+            self._unswapped(t, detections, assigned, diameter)
         self.rewritten = []
         self._relaunch(t, detections, coins, assigned)
         for coin in coins:
@@ -306,6 +307,23 @@ class Tracker:
         taken = sorted(set(assigned.values()))
         self._previous = np.delete(detections.center_mm, taken, axis=0)
         return assigned
+
+    def _unswapped(self, t: float, detections: Detections, assigned: dict[str, int],
+                   diameter: float) -> None:
+        """Two coins seen touching a moment ago (within TOUCHING diameters), taken now by
+        blobs still that near each other but in the opposite order along their line of
+        centres, were swapped: coins do not pass through each other (strike at look 261:
+        Crowns, struck into tower 3, came back onto Moons within the frame; each took the
+        other's blob, and Moons "crossed" door 3 back)."""
+        near = TOUCHING * diameter
+        recent = [c for c in assigned if self.tracks[c].observations
+                  and t - self.tracks[c].last_seen < TOUCHING_S]
+        for a, b in itertools.combinations(recent, 2):
+            was = np.subtract(self.tracks[b].observations[-1].center_mm,
+                              self.tracks[a].observations[-1].center_mm)
+            now = detections.center_mm[assigned[b]] - detections.center_mm[assigned[a]]
+            if np.hypot(*was) < near and np.hypot(*now) < near and float(was @ now) < 0.0:
+                assigned[a], assigned[b] = assigned[b], assigned[a]
 
     def _relaunch(self, t: float, detections: Detections, coins: list[str],
                   assigned: dict[str, int]) -> None:

@@ -30,6 +30,19 @@ def test_the_striker_stops_at_the_coin_it_strikes_and_the_struck_coin_leaves() -
     assert assigned == {"suns": 1, "arms": 0}
 
 
+def test_two_coins_that_touched_do_not_pass_through_each_other() -> None:
+    """Strike at look 261: Moons at 1 m/s strikes Crowns, which hits tower 3 a centimetre on
+    and comes back onto Moons within the frame.  The next frame shows Crowns back near its
+    place and Moons coming back: each took the other's blob, ahead of its speed, and
+    Moons "crossed" door 3 back.  Coins do not pass through each other."""
+    tracker = Tracker({"moons": (0.0, 50.0), "crowns": (-0.1, 209.3)}, 0.0, MotionModel())
+    for k, y in enumerate((54.0, 92.0, 130.0, 164.9), start=1):
+        tracker.update(k * DT, seen((0.0, y), (-0.1, 209.3)))
+    tracker.update(5 * DT, seen((-0.8, 192.1), (-0.2, 214.3)))
+    assigned = tracker.update(6 * DT, seen((0.9, 209.2), (-1.4, 184.9)))
+    assert assigned == {"moons": 1, "crowns": 0}
+
+
 def test_a_coin_sliding_past_a_resting_one_keeps_its_speed_in_the_gate() -> None:
     tracker = Tracker({"suns": (76.0, 40.0), "arms": (210.0, 0.0)}, 0.0, MotionModel())
     for k, x in enumerate((76.0, 121.0, 166.0), start=1):
