@@ -820,8 +820,10 @@ def hidden_slide(moved: Placed, decel: float, cut_at: float | None = None,
     Moons, arrived after Moons had left, and Moons read as flicked out of turn).  One seen
     again still sliding, to come to rest at `rest_mm`, was there at the time it was seen: that
     times the slide (the demo game's Moons at 74.7 s, back 0.13 s into a slide of 0.2 s, was
-    put 52 ms early by a slide ending as it was seen again)."""
-    if rest_mm is not None and math.dist(moved.from_mm, rest_mm) > \
+    put 52 ms early by a slide ending as it was seen again), unless it struck a coin there:
+    it came on after the impact (capture at look 203: guard 2, 2 mm on after it struck
+    Moons, lost the contact to a free slide ending at its rest)."""
+    if rest_mm is not None and cut_at is None and math.dist(moved.from_mm, rest_mm) > \
             math.dist(moved.from_mm, moved.to_mm) + STILL_SLIDING_MM:
         whole = stop_seconds(math.dist(moved.from_mm, rest_mm), decel)
         left = stop_seconds(math.dist(moved.to_mm, rest_mm), decel)  # still to go

@@ -1022,3 +1022,14 @@ def test_a_flick_under_the_fingers_seen_just_short_of_its_rest_is_timed_by_its_r
     at_rest = hidden_slide(ace, DECEL, rest_mm=(-58.5, -253.7))
     assert at_rest.end_mm == ace.to_mm
     assert at_rest.t_start == pytest.approx(7.9333 - FOLLOW_THROUGH_S)
+
+
+def test_a_slide_cut_short_where_it_struck_is_not_timed_by_where_it_came_to_rest() -> None:
+    """Capture at look 203: guard 2, flicked unseen at 11.9 s, struck Moons at 12.09 s and
+    came on 2 mm after the impact.  Timed as a free slide to its rest, it ran past Moons
+    and the contact was lost (a flick of Moons out of turn read instead)."""
+    guard = Placed("2", t_hid=11.9, t_freed=11.9667, t_back=12.1, from_mm=(-253.57, 44.30),
+                   to_mm=(-121.11, 126.66), hand_came=False)
+    motion = hidden_slide(guard, DECEL, cut_at=12.0923, rest_mm=(-119.19, 127.39))
+    assert len(motion.slides) == 2 and motion.slides[0].t_end == pytest.approx(12.0923)
+    assert motion.end_mm == guard.to_mm
