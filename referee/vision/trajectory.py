@@ -269,7 +269,8 @@ def fit_motion(coin: str, t: Sequence[float], p: np.ndarray, start_mm: tuple[flo
     # flick, look 108: flicked 28 ms early).
     lead = first if 0 < first < n_moving - MIN_PIECE else 0
     bounds = [(a + lead, b + lead) for a, b in optimal_partition(
-        t_arr[lead:n_moving], p_arr[lead:n_moving], noise_mm, max_pieces, decel)]
+        t_arr[lead:n_moving], p_arr[lead:n_moving], noise_mm, max_pieces, decel,
+        start_mm if lead else None)]
     bounds[0] = (0, bounds[0][1])
     while len(bounds) > 1 and _fingertip(t_arr, p_arr, bounds[0], start_mm):
         lo = bounds[1][0]
@@ -553,16 +554,23 @@ def _segment_sse(t: np.ndarray, p: np.ndarray, decel: float | None) -> float:
 
 
 def optimal_partition(t: np.ndarray, p: np.ndarray, noise_mm: float,
-                      max_pieces: int = 10, decel: float | None = None
+                      max_pieces: int = 10, decel: float | None = None,
+                      anchor: tuple[float, float] | None = None
                       ) -> list[tuple[int, int]]:
     """Best split of observations into pieces (index ranges), penalising each break.
 
     cost = Σ SSE_piece / σ² + β · pieces, with β = 6 ln n (a BIC-like price: a break must
     explain several σ² of misfit).  Pieces have at least 2 points.  With the friction
     deceleration, each piece is held to a physical slide (straight, slowing at μg).
+
+    With an `anchor` (the resting place the coin left, its frames there left out), the
+    first piece's line runs through it too, and it may be one frame: the only one before
+    an impact (fast flick at look 203: Suns, drawn through its contact with Arms, seen once
+    coming back before it struck a post; two frames free of the anchor made the first
+    piece, one of them after the post, and the hit was lost).
     """
     n = len(t)
-    if n < 4:
+    if n < 4 and anchor is None:
         return [(0, n)]
     sigma2 = noise_mm * noise_mm
     beta = _break_price(n)
@@ -570,11 +578,14 @@ def optimal_partition(t: np.ndarray, p: np.ndarray, noise_mm: float,
     back = np.zeros(n + 1, int)
     best[0] = 0.0
     min_len = 2
-    for j in range(min_len, n + 1):
-        for i in range(0, j - min_len + 1):
+    for j in range(1 if anchor is not None else min_len, n + 1):
+        for i in range(0, j - min_len + 1 if j >= min_len else 1):
             if best[i] == math.inf:
                 continue
-            cost = best[i] + _segment_sse(t[i:j], p[i:j], decel) / sigma2 + beta
+            sse = _segment_sse(t[i:j], p[i:j], decel)
+            if anchor is not None and i == 0 and j >= 2:
+                sse += _off_line2(p[:j], anchor)
+            cost = best[i] + sse / sigma2 + beta
             if cost < best[j]:
                 best[j] = cost
                 back[j] = i
@@ -588,6 +599,14 @@ def optimal_partition(t: np.ndarray, p: np.ndarray, noise_mm: float,
     if len(bounds) > max_pieces:
         return [(0, n)]
     return bounds
+
+
+def _off_line2(p: np.ndarray, point: tuple[float, float]) -> float:
+    """The squared distance of `point` from the straight line fitted through `p`."""
+    centred = p - p.mean(axis=0)
+    _, evecs = np.linalg.eigh(centred.T @ centred)
+    normal = evecs[:, 0]
+    return float((np.subtract(point, p.mean(axis=0)) @ normal) ** 2)
 
 
 def _break_price(n: int) -> float:

@@ -149,6 +149,26 @@ def test_a_coin_seen_once_after_a_bounce_short_of_its_rest_is_split_at_the_bounc
     assert before.v0[0] > 0.0 > after.v0[0]  # east, then back west off the door
 
 
+def test_a_coin_seen_once_between_two_impacts_is_split_after_that_frame() -> None:
+    """Fast flick at look 203: Suns, drawn through its contact with Arms at 2.05 s, is
+    seen once coming back (2.133 s), then after it struck post 34 (2.1425 s).  Its frames
+    at the contact left out of the partition, the first piece took two frames, one of them
+    after the post: the post hit was lost.  The first piece's line runs through where the
+    coin set off, and may be that one frame."""
+    t = np.array([2.0497, 2.1333, 2.1667, 2.2, 2.2333, 2.2667, 2.3, 2.3333, 2.3667, 2.4,
+                  2.4333, 2.4667, 2.5])
+    p = np.array([[191.47, -0.17], [94.93, 17.86], [88.66, 3.91], [94.89, -17.32],
+                  [99.12, -34.7], [103.21, -48.32], [105.32, -60.14], [108.2, -66.87],
+                  [109.53, -72.31], [109.75, -73.71], [109.78, -73.69], [109.83, -73.73],
+                  [109.87, -73.73]])
+    motion = fit_motion("suns", t, p, (191.467, -0.1745), (109.8755, -73.763), DECEL, 0.8,
+                        rested_until=2.0497)
+    before, after = motion.slides
+    assert after.t0 == pytest.approx(2.1425, abs=0.003)
+    assert before.rms_mm < 0.5 and after.rms_mm < 0.8
+    assert before.v0[1] > 0.0 > after.v0[1]  # north-west to the post, then south off it
+
+
 def test_a_coin_leaving_the_view_is_not_pulled_back_by_its_last_partial_frame() -> None:
     """Off the table at 1.6 m/s: the last frame saw only part of the streak (the rest past
     the edge), its centre 6 mm short (off-table, look 107); the slide follows the others."""
