@@ -410,7 +410,9 @@ class Pipeline:
         wobbled, and it rests where it ends (tower-hit at look 177: a cream coin 12 px
         across at rest beside tower 1, its dark art and its own shadow's edge read as
         shadows or not from frame to frame, jumped 5 mm with no hand in view, and a flick
-        was invented)."""
+        was invented; capture at look 177: Ace, cream on beige, read 5 mm north while a
+        hand lifted Moons 420 mm off, a flick out of turn invented and the final state
+        lost)."""
         if len(window.motions) != 1:
             return window
         ((coin, motion),) = window.motions.items()
@@ -563,7 +565,7 @@ class Pipeline:
                    if w.motions]
         if hidden:
             windows = self._with_hidden(windows, hidden, t)
-        elif not out:  # (no coin moved unseen or by hand: each motion is the only cause)
+        else:  # (no coin moved unseen: what moved by hand touched nothing a hand did not)
             windows = [w for w in (self._unprompted(w) for w in windows) if w.motions]
         for window in windows:
             if self.on_window is not None:

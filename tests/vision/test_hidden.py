@@ -1033,3 +1033,21 @@ def test_a_slide_cut_short_where_it_struck_is_not_timed_by_where_it_came_to_rest
     motion = hidden_slide(guard, DECEL, cut_at=12.0923, rest_mm=(-119.19, 127.39))
     assert len(motion.slides) == 2 and motion.slides[0].t_end == pytest.approx(12.0923)
     assert motion.end_mm == guard.to_mm
+
+
+def test_a_coin_whose_reading_wobbles_while_a_hand_lifts_another_far_off_was_not_flicked(
+        ) -> None:
+    """Capture at look 177: while a hand lifted Moons 420 mm off, Ace, a cream coin on
+    beige cloth, read 5 mm north from one frame to the next and stayed: a flick of Ace out
+    of turn was invented, and the final state lost.  A coin begins to move only with a
+    finger near it, whatever a hand does elsewhere."""
+    pipe = Pipeline(mapping(), castle_croquetnole_layout(), SIZE, 30.0)
+    pipe.hands_seen.update(np.zeros(pipe.detector.table_mask.shape, np.uint8), 13.0)
+    pipe.tracks = {"moons": _seen(12.5, 13.833, (-90.4, 163.4)) + _seen(14.8, 15.667,
+                                                                        (-241.2, 12.6)),
+                   "ace": _seen(12.5, 13.9, (-59.1, -254.1)) + _seen(13.933, 15.667,
+                                                                     (-59.0, -249.0))}
+    pipe.closed_until = 13.7
+    pipe.placed = [Placed("moons", 13.833, 14.033, 14.8, (-90.4, 163.4), (-241.2, 12.6))]
+    got = reported(pipe, 15.667)
+    assert [(e.type, e.coin) for e in got] == [("lift", "moons"), ("place", "moons")]
