@@ -16,6 +16,7 @@ the flick settled).
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
@@ -37,9 +38,11 @@ from referee.vision.track import (
     RESTING_MM_S,
     CoinTrack,
     Tracker,
+    last_at_rest,
     resting_when_seen,
 )
 from referee.vision.trajectory import FINGER_DRAG_MM, FINGER_MM_S, Motion, Slide
+from referee.vision.trajectory import FINGER_MM as FINGER_REACH_MM
 from referee.vision.windows import SPAN_GAP_FRAMES, find_windows
 
 if TYPE_CHECKING:
@@ -155,13 +158,28 @@ class Placed:
     down the coin it carries, so without one near it slid there."""
 
 
-def went_unseen(track: CoinTrack) -> Hidden:
+def went_unseen(track: CoinTrack, radius_mm: float) -> Hidden:
     """A coin gone under a hand, or unseen (in a hand): since it was last seen, where it was
     seen.  Not where its filter puts it: coasting under the hand, that runs on (capture at
     look 145: Suns, dragged by a fingertip merged into its blob, was "hidden" 6 mm on, on
-    the edge of tower 2, and its flick read as a lift and a place)."""
-    seen = track.observations[-1].center_mm if track.observations else track.position_mm
-    return Hidden(track.last_seen, seen, track.last_seen)
+    the edge of tower 2, and its flick read as a lift and a place).  Sightings that only
+    drifted off its resting place, within a finger's reach and slower than any flick, were
+    the fingertip at it, merged or beside it: it was hidden from its last sighting at rest,
+    there (tower hit at look 214: the fingers that lifted Moons, read as it for eight
+    frames, 11 mm on, put the lift 0.13 s late)."""
+    obs = track.observations
+    if not obs:
+        return Hidden(track.last_seen, track.position_mm, track.last_seen)
+    k = last_at_rest(track, radius_mm)
+    if k is not None and k + 1 < len(obs):
+        rest, since = obs[k], obs[k + 1:]
+        drifted = all(math.dist(o.center_mm, rest.center_mm) < FINGER_REACH_MM
+                      for o in since) and all(
+            math.dist(a.center_mm, b.center_mm) < FINGER_MM_S * (b.t - a.t)
+            for a, b in itertools.pairwise([rest, *since]))
+        if drifted:
+            return Hidden(rest.t, rest.center_mm, track.last_seen)
+    return Hidden(track.last_seen, obs[-1].center_mm, track.last_seen)
 
 
 def start_spots(layout: Layout) -> dict[str, tuple[float, float]]:
@@ -309,7 +327,7 @@ class Pipeline:
                 if coin not in self.hidden_since and (track.vague(frame.t) or (
                         frame.t - track.last_seen > SPAN_GAP_FRAMES / self.fps
                         and resting_when_seen(track))):
-                    self.hidden_since[coin] = went_unseen(track)
+                    self.hidden_since[coin] = went_unseen(track, self.layout.coin_mm / 2.0)
                 hidden = self.hidden_since.get(coin)
                 if hidden is not None and self.detector.covered(hands, hidden.from_mm):
                     hidden.t_freed = frame.t

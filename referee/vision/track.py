@@ -732,6 +732,14 @@ def resting_when_seen(track: CoinTrack) -> bool:
     return last.streak_mm == 0.0 and math.dist(before.center_mm, last.center_mm) < REST_STEP_MM
 
 
+def last_at_rest(track: CoinTrack, radius_mm: float) -> int | None:
+    """The index of the coin's last sighting at rest (the last of REST_SIGHTINGS sharp ones
+    running, each within REST_STEP_MM of the one before), or None."""
+    obs = track.observations
+    return next((k for k in range(len(obs) - 1, REST_SIGHTINGS - 2, -1)
+                 if _rest_run(obs, k, radius_mm)), None)
+
+
 def _rest_run(obs: list[Observation], k: int, radius_mm: float) -> bool:
     """Is sighting `k` the last of REST_SIGHTINGS sharp ones running (no streak beyond a
     radius), each within REST_STEP_MM of the one before: the coin at rest there?"""
