@@ -302,10 +302,7 @@ class Pipeline:
             if self.starts_session:
                 out.append(ev.Settled(frame.t, start))
         assert self.tracker is not None
-        resting = [(track.position_mm, track.look) for track in self.tracker.tracks.values()
-                   if track.look is not None and not track.gone
-                   and track.speed_mm_s < RESTING_MM_S]
-        detections, hands = self.detector.detect(frame.image, resting)
+        detections, hands = self.detector.detect(frame.image, self._resting(frame.t))
         self.hands_seen.update(hands, frame.t)
         assigned = self.tracker.update(
             frame.t, detections, covered=lambda p: self.detector.covered(hands, p))
@@ -365,6 +362,17 @@ class Pipeline:
                 frame.t - self.tiles_looked_at >= TILES_EVERY_S or (self.tiles_due and settled)):
             out += self._check_tiles(frame)
         return sorted(out, key=lambda e: e.t)
+
+    def _resting(self, t: float) -> list[tuple[tuple[float, float], np.ndarray]]:
+        """The coins believed at rest (place, look), which detection holds where they rest
+        from their views while a hand covers part of them.  Not one unseen for longer than
+        LOST_S: a hand may have lifted it, and its place, held from its view, showed it
+        there again as a hand passed over it 1.2 s after the lift (capture at look 222:
+        the lift read then)."""
+        assert self.tracker is not None
+        return [(track.position_mm, track.look) for track in self.tracker.tracks.values()
+                if track.look is not None and not track.gone
+                and track.speed_mm_s < RESTING_MM_S and not track.vague(t)]
 
     def _check_tiles(self, frame: Frame) -> list[ev.Event]:
         """Every TILES_EVERY_S while no coin slides, and after a flick or a hand's move once

@@ -1074,3 +1074,19 @@ def test_a_coin_whose_reading_wobbles_while_a_hand_lifts_another_far_off_was_not
     pipe.placed = [Placed("moons", 13.833, 14.033, 14.8, (-90.4, 163.4), (-241.2, 12.6))]
     got = reported(pipe, 15.667)
     assert [(e.type, e.coin) for e in got] == [("lift", "moons"), ("place", "moons")]
+
+
+def test_a_coin_unseen_for_long_is_not_held_where_it_rested() -> None:
+    """Capture at look 222: Moons, lifted by a hand at 13.9 s, was held where it rested
+    from its view 1.2 s later as a hand passed over its place, and the lift read then.  A
+    coin unseen for longer than LOST_S may be in a hand: detection no longer holds it."""
+    pipe = tracked_pipeline()
+    assert pipe.tracker is not None
+    looks = {coin: np.array([0.5, 0.6, 0.7]) for coin in pipe.tracker.tracks}
+    for coin, track in pipe.tracker.tracks.items():
+        track.look, track.last_seen = looks[coin], 15.1
+    pipe.tracker.tracks["moons"].last_seen = 13.9
+    held = {tuple(p) for p, _ in pipe._resting(15.1)}
+    moons = pipe.tracker.tracks["moons"].position_mm
+    assert tuple(moons) not in held and len(held) == len(looks) - 1
+    assert tuple(moons) in {tuple(p) for p, _ in pipe._resting(14.0)}
