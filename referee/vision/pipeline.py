@@ -158,7 +158,7 @@ class Placed:
     down the coin it carries, so without one near it slid there."""
 
 
-def went_unseen(track: CoinTrack, radius_mm: float) -> Hidden:
+def went_unseen(track: CoinTrack) -> Hidden:
     """A coin gone under a hand, or unseen (in a hand): since it was last seen, where it was
     seen.  Not where its filter puts it: coasting under the hand, that runs on (capture at
     look 145: Suns, dragged by a fingertip merged into its blob, was "hidden" 6 mm on, on
@@ -170,7 +170,7 @@ def went_unseen(track: CoinTrack, radius_mm: float) -> Hidden:
     obs = track.observations
     if not obs:
         return Hidden(track.last_seen, track.position_mm, track.last_seen)
-    k = last_at_rest(track, radius_mm)
+    k = last_at_rest(track)
     if k is not None and k + 1 < len(obs):
         rest, since = obs[k], obs[k + 1:]
         drifted = all(math.dist(o.center_mm, rest.center_mm) < FINGER_REACH_MM
@@ -324,7 +324,7 @@ class Pipeline:
                 if coin not in self.hidden_since and (track.vague(frame.t) or (
                         frame.t - track.last_seen > SPAN_GAP_FRAMES / self.fps
                         and resting_when_seen(track))):
-                    self.hidden_since[coin] = went_unseen(track, self.layout.coin_mm / 2.0)
+                    self.hidden_since[coin] = went_unseen(track)
                 hidden = self.hidden_since.get(coin)
                 if hidden is not None and self.detector.covered(hands, hidden.from_mm):
                     hidden.t_freed = frame.t

@@ -732,12 +732,14 @@ def resting_when_seen(track: CoinTrack) -> bool:
     return last.streak_mm == 0.0 and math.dist(before.center_mm, last.center_mm) < REST_STEP_MM
 
 
-def last_at_rest(track: CoinTrack, radius_mm: float) -> int | None:
+def last_at_rest(track: CoinTrack) -> int | None:
     """The index of the coin's last sighting at rest (the last of REST_SIGHTINGS sharp ones
-    running, each within REST_STEP_MM of the one before), or None."""
+    running, each within REST_STEP_MM of the one before), or None.  Sharp: a fingertip
+    merged into its blob blurs it (tower hit at look 101: such blobs drifting 1.7 mm a
+    frame, streaks of 8 mm, were no rest of the coin)."""
     obs = track.observations
     return next((k for k in range(len(obs) - 1, REST_SIGHTINGS - 2, -1)
-                 if _rest_run(obs, k, radius_mm)), None)
+                 if _rest_run(obs, k, 0.0)), None)
 
 
 def _rest_run(obs: list[Observation], k: int, radius_mm: float) -> bool:
