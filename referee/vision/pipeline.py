@@ -34,6 +34,7 @@ from referee.vision.kalman import MotionModel
 from referee.vision.reconstruct import FlickWindow, reconstruct
 from referee.vision.reidentify import exchange_after, exchange_time, exchanged
 from referee.vision.track import (
+    LOST_S,
     QUICKEST_CARRY_S,
     RESTING_MM_S,
     CoinTrack,
@@ -138,6 +139,9 @@ class Hidden:
     from_mm: tuple[float, float]
     t_freed: float
     """The last time a hand covered that place (so far)."""
+    seen_empty: bool = False
+    """Whether its place has been in view, no hand over it, for LOST_S since, the coin not
+    seen there: it is not there (lifted, or gone)."""
 
 
 @dataclass(frozen=True)
@@ -328,6 +332,8 @@ class Pipeline:
                 hidden = self.hidden_since.get(coin)
                 if hidden is not None and self.detector.covered(hands, hidden.from_mm):
                     hidden.t_freed = frame.t
+                elif hidden is not None and frame.t - hidden.t_freed > LOST_S:
+                    hidden.seen_empty = True
                 continue
             p = tuple(float(v) for v in detections.center_mm[j])
             if coin in self.hidden_since:
@@ -365,14 +371,16 @@ class Pipeline:
 
     def _resting(self, t: float) -> list[tuple[tuple[float, float], np.ndarray]]:
         """The coins believed at rest (place, look), which detection holds where they rest
-        from their views while a hand covers part of them.  Not one unseen for longer than
-        LOST_S: a hand may have lifted it, and its place, held from its view, showed it
-        there again as a hand passed over it 1.2 s after the lift (capture at look 222:
-        the lift read then)."""
+        from their views while a hand covers part of them.  Not one whose place was seen
+        empty since it went unseen (`Hidden.seen_empty`): a hand lifted it, and its place,
+        held from its view, showed it there again as a hand passed over it 1.2 s after the
+        lift (capture at look 222: the lift read then).  (One under a fingertip aiming for
+        as long as a player likes is still held: strike at look 177.)"""
         assert self.tracker is not None
-        return [(track.position_mm, track.look) for track in self.tracker.tracks.values()
+        return [(track.position_mm, track.look) for coin, track in self.tracker.tracks.items()
                 if track.look is not None and not track.gone
-                and track.speed_mm_s < RESTING_MM_S and not track.vague(t)]
+                and track.speed_mm_s < RESTING_MM_S
+                and not (coin in self.hidden_since and self.hidden_since[coin].seen_empty)]
 
     def _check_tiles(self, frame: Frame) -> list[ev.Event]:
         """Every TILES_EVERY_S while no coin slides, and after a flick or a hand's move once
