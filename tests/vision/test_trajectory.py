@@ -169,6 +169,19 @@ def test_a_coin_seen_once_between_two_impacts_is_split_after_that_frame() -> Non
     assert before.v0[1] > 0.0 > after.v0[1]  # north-west to the post, then south off it
 
 
+def test_two_frames_read_off_a_fast_coin_s_line_do_not_split_it_from_its_place() -> None:
+    """Strike at look 189: Moons at 2.5 m/s, its first two frames read 5 mm off its line.
+    The partition's first piece runs through the resting place, measured against one line
+    through the place and those frames together: against the line of the two frames alone,
+    extended 60 mm back, the place read 5 mm off, the first frame was split off, and a
+    post hit invented."""
+    t = np.array([1.8667, 1.9333, 2.0333, 2.0667, 2.1, 2.1333, 2.1667, 2.2])
+    p = np.array([[-0.15, -209.59], [5.01, -151.82], [4.69, 8.19], [1.28, 44.58],
+                  [1.63, 87.12], [1.03, 128.88], [0.11, 164.25], [-0.95, 189.99]])
+    bounds = optimal_partition(t[1:], p[1:], 0.8, 10, DECEL, (-0.22, -209.75))
+    assert bounds[0][1] >= 2
+
+
 def test_a_coin_leaving_the_view_is_not_pulled_back_by_its_last_partial_frame() -> None:
     """Off the table at 1.6 m/s: the last frame saw only part of the streak (the rest past
     the edge), its centre 6 mm short (off-table, look 107); the slide follows the others."""
