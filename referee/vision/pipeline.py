@@ -142,6 +142,9 @@ class Hidden:
     seen_empty: bool = False
     """Whether its place has been in view, no hand over it, for LOST_S since, the coin not
     seen there: it is not there (lifted, or gone)."""
+    left_rest: tuple[float, tuple[float, float]] | None = None
+    """When and where it was last seen at rest, if what was seen of it since was only the
+    fingers at it (`went_unseen`): where a move it made unseen began."""
 
 
 @dataclass(frozen=True)
@@ -168,9 +171,11 @@ def went_unseen(track: CoinTrack) -> Hidden:
     look 145: Suns, dragged by a fingertip merged into its blob, was "hidden" 6 mm on, on
     the edge of tower 2, and its flick read as a lift and a place).  Sightings that only
     drifted off its resting place, within a finger's reach and slower than any flick, were
-    the fingertip at it, merged or beside it: it was hidden from its last sighting at rest,
-    there (tower hit at look 214: the fingers that lifted Moons, read as it for eight
-    frames, 11 mm on, put the lift 0.13 s late)."""
+    the fingertip at it, merged or beside it: a move it made unseen began at its last
+    sighting at rest, there (`Hidden.left_rest`; tower hit at look 214: the fingers that
+    lifted Moons, read as it for eight frames, 11 mm on, put the lift 0.13 s late).  Still
+    unseen since its last sighting: back at its place, the fingers' sightings are dropped
+    and nothing moved (off-table at look 268: Ace, read 5 mm off by a hand passing)."""
     obs = track.observations
     if not obs:
         return Hidden(track.last_seen, track.position_mm, track.last_seen)
@@ -182,7 +187,8 @@ def went_unseen(track: CoinTrack) -> Hidden:
             math.dist(a.center_mm, b.center_mm) < FINGER_MM_S * (b.t - a.t)
             for a, b in itertools.pairwise([rest, *since]))
         if drifted:
-            return Hidden(rest.t, rest.center_mm, track.last_seen)
+            return Hidden(track.last_seen, obs[-1].center_mm, track.last_seen,
+                          left_rest=(rest.t, rest.center_mm))
     return Hidden(track.last_seen, obs[-1].center_mm, track.last_seen)
 
 
@@ -340,9 +346,9 @@ class Pipeline:
                 hidden = self.hidden_since.pop(coin)
                 self.to_read[coin] = frame.t  # turned over, maybe, and put back now
                 if self._moved_unseen(coin, p, hidden):
-                    self.placed.append(Placed(coin, hidden.t_hid, hidden.t_freed, frame.t,
-                                              hidden.from_mm, p,
-                                              self._hand_came(p, hidden.t_hid)))
+                    t_left, left_mm = hidden.left_rest or (hidden.t_hid, hidden.from_mm)
+                    self.placed.append(Placed(coin, t_left, hidden.t_freed, frame.t,
+                                              left_mm, p, self._hand_came(p, t_left)))
                     self.last_activity = frame.t  # it may still be sliding out
             self.tracks[coin].append((frame.t, p[0], p[1]))
             if not detections.streaked[j] and not detections.by_hand[j]:
@@ -556,7 +562,7 @@ class Pipeline:
         windows = [w for w in find_windows(recent, 1.0 / self.fps, self.config.noise_mm,
                                            self.config.dwell_s, self.config.decel_mm_s2,
                                            after=self.closed_until,
-                                           coin_mm=self.layout.coin_mm)
+                                           coin_mm=self.layout.coin_mm, until=t)
                    if min(m.t_start for m in w.motions.values()) > self.closed_until]
         self.closed_until = t
         self.active = False
