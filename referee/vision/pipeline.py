@@ -177,19 +177,16 @@ def went_unseen(track: CoinTrack) -> Hidden:
     unseen since its last sighting: back at its place, the fingers' sightings are dropped
     and nothing moved (off-table at look 268: Ace, read 5 mm off by a hand passing)."""
     obs = track.observations
-    if not obs:
-        return Hidden(track.last_seen, track.position_mm, track.last_seen)
+    seen = obs[-1].center_mm if obs else track.position_mm
+    hidden = Hidden(track.last_seen, seen, track.last_seen)
     k = last_at_rest(track)
     if k is not None and k + 1 < len(obs):
-        rest, since = obs[k], obs[k + 1:]
-        drifted = all(math.dist(o.center_mm, rest.center_mm) < FINGER_REACH_MM
-                      for o in since) and all(
-            math.dist(a.center_mm, b.center_mm) < FINGER_MM_S * (b.t - a.t)
-            for a, b in itertools.pairwise([rest, *since]))
-        if drifted:
-            return Hidden(track.last_seen, obs[-1].center_mm, track.last_seen,
-                          left_rest=(rest.t, rest.center_mm))
-    return Hidden(track.last_seen, obs[-1].center_mm, track.last_seen)
+        rest = obs[k]
+        if all(math.dist(o.center_mm, rest.center_mm) < FINGER_REACH_MM for o in obs[k:]) \
+                and all(math.dist(a.center_mm, b.center_mm) < FINGER_MM_S * (b.t - a.t)
+                        for a, b in itertools.pairwise(obs[k:])):
+            hidden.left_rest = (rest.t, rest.center_mm)
+    return hidden
 
 
 def start_spots(layout: Layout) -> dict[str, tuple[float, float]]:
