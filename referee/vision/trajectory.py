@@ -581,8 +581,8 @@ def optimal_partition(t: np.ndarray, p: np.ndarray, noise_mm: float,
     back = np.zeros(n + 1, int)
     best[0] = 0.0
     min_len = 2
-    for j in range(1 if anchor is not None else min_len, n + 1):
-        for i in range(0, j - min_len + 1 if j >= min_len else 1):
+    for j in range(1 if anchor is not None else min_len, n + 1):  # (one frame: i = 0 only)
+        for i in range(max(j - min_len, 0) + 1):
             if best[i] == math.inf:
                 continue
             sse = _segment_sse(t[i:j], p[i:j], decel)
