@@ -619,18 +619,20 @@ class Tracker:
         streaked = detections.streaked
         on_top = np.zeros(len(detections), bool)
         off_table = np.zeros(len(detections), bool)
-        # The empty table's colour under each blob, for a coin back from under a hand: its
-        # rim takes that in on a tower's top, or on the table's wooden border where a coin
-        # that fell off is put back (off-table at look 171: Arms read 0.41 from its look
-        # there, and was never found again).  Elsewhere, only on a tower's top.
-        unders: dict[int, np.ndarray] = {}
         if any(self.tracks[c].vague(t) for c in free_coins):  # (only they ask)
             on_top[free_dets] = [self.on_stack(tuple(detections.center_mm[j]))
                                  for j in free_dets]
             off_table[free_dets] = [not self.on_table(tuple(detections.center_mm[j]))
                                     for j in free_dets]
-            if self.table_look is not None:
-                unders = {j: self.table_look(tuple(detections.center_mm[j])) for j in free_dets}
+        # The empty table's colour under each blob on a tower's top, and, for a coin that
+        # fell off, under every blob: it is put back on the table's wooden border, whose
+        # brown its rim takes in (off-table at look 171: Arms read 0.41 from its look
+        # there, and was never found again).
+        unders: dict[int, np.ndarray] = {}
+        if self.table_look is not None:
+            fell = any(self.tracks[c].gone for c in free_coins)
+            unders = {j: self.table_look(tuple(detections.center_mm[j])) for j in free_dets
+                      if fell or on_top[j]}
         tops = {j: look for j, look in unders.items() if on_top[j]}
         for i, coin in enumerate(free_coins):
             track = self.tracks[coin]
@@ -655,7 +657,7 @@ class Tracker:
                 look_cost = 0.0
                 if track.look is not None and detections.look.shape[1] == len(track.look):
                     look_cost = _look_cost(detections.look[j], track,
-                                           (unders if vague else tops).get(j))
+                                           (unders if track.gone else tops).get(j))
                 if track.gone and (streaked[j] or not _itself(track, detections, j, look_cost,
                                                                on_top[j])):
                     continue  # off the table: back only put down by a hand
