@@ -316,13 +316,14 @@ class Tracker:
         Crowns, struck into tower 3, came back onto Moons within the frame; each took the
         other's blob, and Moons "crossed" door 3 back)."""
         near = TOUCHING * diameter
-        recent = [c for c in assigned if self.tracks[c].observations
-                  and t - self.tracks[c].last_seen < TOUCHING_S]
-        for a, b in itertools.combinations(recent, 2):
-            was = np.subtract(self.tracks[b].observations[-1].center_mm,
-                              self.tracks[a].observations[-1].center_mm)
+        last = {c: self.tracks[c].observations[-1].center_mm for c in assigned
+                if self.tracks[c].observations and t - self.tracks[c].last_seen < TOUCHING_S}
+        for a, b in itertools.combinations(last, 2):
+            if math.dist(last[a], last[b]) >= near:
+                continue  # (plain floats: eight resting coins make 28 pairs a frame)
             now = detections.center_mm[assigned[b]] - detections.center_mm[assigned[a]]
-            if np.hypot(*was) < near and np.hypot(*now) < near and float(was @ now) < 0.0:
+            was = np.subtract(last[b], last[a])
+            if np.hypot(*now) < near and float(was @ now) < 0.0:
                 assigned[a], assigned[b] = assigned[b], assigned[a]
 
     def _relaunch(self, t: float, detections: Detections, coins: list[str],
