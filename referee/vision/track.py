@@ -576,7 +576,7 @@ class Tracker:
         or off a tower's top (look 307: Moons on tower 2, lost for 0.2 s, took a blob on
         tower 1's top).  Hanging over the table's edge, it reads against what lies beyond
         (`EDGE_LOOK`)."""
-        over_edge = self._over_edge(tuple(detections.center_mm[j]),
+        over_edge = self._hangs_over_edge(tuple(detections.center_mm[j]),
                                     float(detections.radius_mm[j]))
         if track.hidden or look_cost >= (EDGE_LOOK if over_edge else CARRIED_LOOK) \
                 or look_cost > detections.hand_look[j]:
@@ -586,7 +586,7 @@ class Tracker:
             return False
         return self._handless_at(detections, j, track)
 
-    def _over_edge(self, center_mm: tuple[float, float], radius_mm: float) -> bool:
+    def _hangs_over_edge(self, center_mm: tuple[float, float], radius_mm: float) -> bool:
         """Does a coin centred at `center_mm` hang over the table's edge?"""
         x, y = center_mm
         return not all(self.on_table((x + dx, y + dy)) for dx, dy in (

@@ -539,11 +539,8 @@ def _segment_sse(t: np.ndarray, p: np.ndarray, decel: float | None) -> float:
         return float(res.sum()) if len(res) else 0.0
     if n <= 2:
         return 0.0
-    centred = p - p.mean(axis=0)
-    evals, evecs = np.linalg.eigh(centred.T @ centred)
-    across = float(max(evals[0], 0.0))  # Σ squared distances from the best straight line
-    u = evecs[:, 1]
-    s_along = centred @ u
+    across, u = _line_fit(p)
+    s_along = (p - p.mean(axis=0)) @ u
     sign = 1.0 if s_along[-1] >= s_along[0] else -1.0
     tau = t - t[0]
     # s(τ) = s0 + v τ − ½ a τ² (the coin slows along its path): linear in (s0, v).
@@ -604,12 +601,18 @@ def optimal_partition(t: np.ndarray, p: np.ndarray, noise_mm: float,
     return bounds
 
 
-def _across2(p: np.ndarray) -> float:
-    """Σ squared distances of the points from the straight line that fits them best."""
-    if len(p) <= 2:
-        return 0.0
+def _line_fit(p: np.ndarray) -> tuple[float, np.ndarray]:
+    """The straight line that fits points best: Σ their squared distances from it, and its
+    direction (unit)."""
     centred = p - p.mean(axis=0)
-    return float(max(np.linalg.eigvalsh(centred.T @ centred)[0], 0.0))
+    evals, evecs = np.linalg.eigh(centred.T @ centred)
+    return float(max(evals[0], 0.0)), evecs[:, 1]
+
+
+def _across2(p: np.ndarray) -> float:
+    """Σ squared distances of the points from the straight line that fits them best (none
+    for two points or fewer)."""
+    return _line_fit(p)[0] if len(p) > 2 else 0.0
 
 
 def _break_price(n: int) -> float:

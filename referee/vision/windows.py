@@ -103,22 +103,20 @@ def split_track(track: Track, frame_dt: float, noise_mm: float, until: float = m
     masks, ids, vanished = [], [], []
     for k, span in enumerate(spans):
         mask = moving_mask(span, noise_mm)
-        if k and len(span) == 1 and k == len(spans) - 1 and math.dist(
-                span[0, 1:], spans[k - 1][-1, 1:]) > 6.0 * noise_mm and \
-                until - span[0, 0] > SPAN_GAP_FRAMES * frame_dt:
-            # Seen once elsewhere and never again: it slid on out of view (off-table at look
-            # 203: Arms, unseen from its launch, seen once at the table's edge).  Not one
-            # seen just now, back at rest (off-table at look 268: Ace, its reading pulled 5
-            # mm by a hand passing, then lost under it, back on its place as the flick
-            # closed, "slid on" and flicked).
-            mask[0] = True
-        elif k and len(span) > 1 and mask[1] and not mask[0] and math.dist(
-                span[0, 1:], spans[k - 1][-1, 1:]) > 6.0 * noise_mm:
-            # Seen again elsewhere and moving by the next frame: it did not come to rest
-            # there unseen, within a frame of setting off again (fast flick at look 341:
-            # Suns, found back off Arms 2.5 mm from where the next frame saw it, was read
-            # as resting there, its run from its place and four crossings lost).
-            mask[0] = True
+        if k and not mask[0] and math.dist(span[0, 1:], spans[k - 1][-1, 1:]) > 6.0 * noise_mm:
+            # Seen again elsewhere (a gap's length after): its first sighting there is its
+            # motion's when
+            # - it moved by the next frame: it did not come to rest there unseen, within a
+            #   frame of setting off again (fast flick at look 341: Suns, found back off Arms
+            #   2.5 mm from where the next frame saw it, was read as resting there, its run
+            #   from its place and four crossings lost);
+            # - it was never seen again, for longer than the gap: it slid on out of view
+            #   (off-table at look 203: Arms, unseen from its launch, seen once at the
+            #   table's edge).  Not one seen just now, back at rest (off-table at look 268:
+            #   Ace, its reading pulled 5 mm by a hand passing, then lost under it, back on
+            #   its place as the flick closed, "slid on" and flicked).
+            mask[0] = bool(mask[1]) if len(span) > 1 else (
+                k == len(spans) - 1 and until - span[0, 0] > SPAN_GAP_FRAMES * frame_dt)
         masks.append(mask)
         ids.append(np.full(len(span), k))
         if len(span) and mask[-1]:
