@@ -211,8 +211,14 @@ STREAK_WIDTH = 1.3
 SOLIDITY = 0.7
 """A coin's blob or streak fills at least this share of its convex hull."""
 SHADOW_REACH_MM = 80.0
-"""How far from a hand's outline in the image its shadow (or its arm's, the arm higher up)
-may fall on the cloth."""
+"""How far from a hand's outline in the image its shadow may fall on the cloth."""
+ARM_SHADOW_REACH_MM = 200.0
+"""...and how far an arm's, the arm higher up: a forearm 20 cm above the table under a
+light 45 degrees high casts it 20 cm away.  A piece of it a coin wide, cut off by a tile,
+reads as a dark coin's streak (gate run at look 353: 140 mm from the sleeve, and Ace
+"flew" with it and struck a tower).  A round pale disc on a tower's top is no piece of a
+long shadow: it keeps SHADOW_REACH_MM (capture at look 230: Moons, just put on tower 2,
+was not seen there until the hand was 200 mm away, and was "flicked" as it was lifted)."""
 STILL_THERE_LOOK = 0.06
 """A resting coin's disc reads this near its look while the coin is there (a coin at rest
 reads within 0.02-0.04 of its session-start look; a quarter of it uncovered, or a finger
@@ -895,8 +901,10 @@ class CoinDetector:
             change = colour_distance(crop[box], _scaled(background_u8[box], gain))
             if float(change[dark].mean()) < DARK_STREAK_CHANGE * self.config.threshold:
                 continue  # the speckled fringe of a soft shadow, not a coin's solid streak
-            if hand_reach.within(x, y, part, SHADOW_REACH_MM * self.px_per_mm):
-                continue  # within a hand's shadow's reach
+            reach = ARM_SHADOW_REACH_MM if elongation >= DARK_STREAK_ELONGATION else \
+                SHADOW_REACH_MM
+            if hand_reach.within(x, y, part, reach * self.px_per_mm):
+                continue  # within a hand's (or its arm's) shadow's reach
             found.append((box, dark, change))
         return found
 

@@ -683,6 +683,21 @@ def test_a_black_coin_sliding_over_navy_cloth_is_found_though_it_dims_like_a_sha
     assert nearest(found.center_mm, (0.0, -35.5)) > LAYOUT.coin_mm
 
 
+def test_a_coin_s_worth_of_an_arm_s_shadow_far_from_the_arm_is_no_coin(
+        detector: CoinDetector) -> None:
+    """An arm 20 cm above the table, lit from low, casts its shadow well away from where
+    the camera sees it (gate run at look 353: 100-170 mm, under a light at 30 degrees).  A
+    piece of that shadow a coin wide, cut off by a tile, dims the cloth like a dark coin's
+    streak, and was taken for one, 140 mm from the sleeve: Ace "flew" with it, and struck a
+    tower.  Within SHADOW_REACH_MM of a hand, it is the hand's shadow."""
+    spots = start_spots(LAYOUT)
+    image = streaked(frame({p: LIGHT_COIN for p in spots.values()}, 11), (0.0, -60.0),
+                     np.array([0.0, 1.0]), 50, (0, 0, 0))
+    far = with_finger(image, (160.0, -110.0))  # its edge 140 mm from the streak's
+    found, _ = detector.detect(far)
+    assert nearest(found.center_mm, (0.0, -35.5)) > LAYOUT.coin_mm
+
+
 def test_only_what_changed_is_measured_again_and_the_rest_is_as_measured_whole(
         detector: CoinDetector) -> None:
     spots = start_spots(LAYOUT)
@@ -917,15 +932,18 @@ def test_a_pale_coin_on_a_tower_s_white_top_is_found_once_the_hand_that_put_it_l
     assert len(found) == len(spots) + 1
 
 
-@pytest.mark.parametrize("shadow_r", [1.25, 1.45, 1.65])
+@pytest.mark.parametrize(("shadow_r", "hand_mm"), [(1.25, None), (1.45, None), (1.65, None),
+                                                   (1.45, 130.0)])
 def test_a_pale_coin_on_a_tower_s_top_in_its_own_wide_shadow_is_found_once(
-        shadow_r: float) -> None:
+        shadow_r: float, hand_mm: float | None) -> None:
     """Captures at looks 126, 130 and 131: the prisoner put on tower 2's white top reads, with
     its own soft shadow on the tile under a low light, as one round "shadow" 1.6 coins in
     area (at look 136, 2.03; at 177, a smaller coin, 2.89): it is the coin (the prisoner was
     never seen on its tower, and the capture lost), found once, near its middle (with its
     shadow put back too, the blob was split in two coins 5 mm apart, and the prisoner
-    "flicked" between them: look 127)."""
+    "flicked" between them: look 127).  So it is with the hand that put it there 110 mm
+    away, beyond a hand's shadow's reach though within an arm's: a round disc is no piece
+    of an arm's long shadow (capture at look 230)."""
     spots = start_spots(LAYOUT)
     coins = {p: (40, 40, 160) for p in spots.values()}
     det = CoinDetector(mapping(), LAYOUT, SIZE)
@@ -938,8 +956,10 @@ def test_a_pale_coin_on_a_tower_s_top_in_its_own_wide_shadow_is_found_once(
         x, y, s = to_px(centre)
         colour = np.round(np.asarray(TILE_WHITE) * light).astype(int).tolist()
         cv2.circle(image, (x, y), round(radius * SCALE * 16), colour, -1, cv2.LINE_AA, s)
+    if hand_mm is not None:
+        image = with_finger(image, (tower[0] + hand_mm, tower[1] - 40.0))
     found, hands = det.detect(image)
-    assert not hands.any()
+    assert hands.any() == (hand_mm is not None)
     assert nearest(found.center_mm, tower) < 2.0  # (pulled a little toward its shadow)
     assert len(found) == len(spots) + 1
 
