@@ -149,6 +149,25 @@ def test_a_coin_seen_once_after_a_bounce_short_of_its_rest_is_split_at_the_bounc
     assert before.v0[0] > 0.0 > after.v0[0]  # east, then back west off the door
 
 
+def test_a_coin_seen_beside_the_straight_way_to_its_rest_turned_there() -> None:
+    """Capture at look 203: Moons, struck by guard 2, seen leaving (12.1 s), then 7.6 mm
+    beside the straight way from its place to where it rests as it hits door 3 (12.167 s),
+    then once coming back before an arm hid it.  Three frames fit one quadratic, and never
+    past its rest along the way: the hit was lost.  No slide turns: it struck something
+    there.  Frames as far off a straight way that never turn are none of this."""
+    t = np.array([12.1, 12.1667, 12.2])
+    p = np.array([[-103.7, 141.7], [-84.8, 155.4], [-90.2, 158.7]])
+    start, end = (-105.1, 140.5), (-89.0, 162.6)
+    motion = fit_motion("moons", t, p, start, end, DECEL, 0.8, rested_until=12.0667)
+    before, after = motion.slides
+    assert 12.1667 <= after.t0 <= 12.2
+    assert before.v0[0] > 0.0 > after.v0[0]  # east to the door, then back west
+    # On its way all along, its middle frame 4 mm beside it (a blurred centre): one slide.
+    straight = np.array([[-103.7, 141.7], [-99.2, 155.4], [-91.0, 159.9]])
+    assert len(fit_motion("moons", t, straight, start, end, DECEL, 0.8,
+                          rested_until=12.0667).slides) == 1
+
+
 def test_a_coin_seen_once_between_two_impacts_is_split_after_that_frame() -> None:
     """Fast flick at look 203: Suns, drawn through its contact with Arms at 2.05 s, is
     seen once coming back (2.133 s), then after it struck post 34 (2.1425 s).  Its frames
