@@ -205,10 +205,9 @@ def _window(splits: Mapping[str, CoinTrackSplit], lo: float, hi: float, frame_dt
         same_span = sp.span == sp.span[last]
         gone = any(abs(v - t[last]) < 1e-9 for v in sp.vanished_moving)
         after = a[(t > t[last]) & ~mask & same_span]
-        if gone:
+        if gone:  # (unless it came to rest unseen)
             after = _stopped_unseen(sp, last, dwell_s, decel, noise_mm)
-            gone = not len(after)
-        end = None if gone or not len(after) else tuple(np.median(after[:8, 1:], axis=0))
+        end = tuple(np.median(after[:8, 1:], axis=0)) if len(after) else None
         stop = last
         while end is not None and stop + 1 < len(a) and same_span[stop + 1] and stop < last + 3:
             stop += 1
