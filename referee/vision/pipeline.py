@@ -36,6 +36,7 @@ from referee.vision.reidentify import exchange_after, exchange_time, exchanged
 from referee.vision.track import (
     LOST_S,
     QUICKEST_CARRY_S,
+    REST_STEP_MM,
     RESTING_MM_S,
     CoinTrack,
     Tracker,
@@ -449,11 +450,16 @@ class Pipeline:
         shadows or not from frame to frame, jumped 5 mm with no hand in view, and a flick
         was invented; capture at look 177: Ace, cream on beige, read 5 mm north while a
         hand lifted Moons 420 mm off, a flick out of turn invented and the final state
-        lost)."""
+        lost).  Nor did one that rests where it began (within REST_STEP_MM), nothing else
+        moving, move at all, whatever hand came: no flick brings a coin back to its place
+        (capture at look 375: a hand sweeping over Arms pulled its readings 5 mm out and
+        back, and a flick was invented)."""
         if len(window.motions) != 1:
             return window
         ((coin, motion),) = window.motions.items()
-        if motion.unseen or motion.end_mm is None or self._hand_came(
+        if motion.unseen or motion.end_mm is None:
+            return window
+        if math.dist(motion.start_mm, motion.end_mm) > REST_STEP_MM and self._hand_came(
                 motion.start_mm, motion.t_start - UNPROMPTED_S, FINGER_MM):
             return window
         return _rested(window, {coin: motion})

@@ -1038,6 +1038,28 @@ def test_a_coin_that_moves_with_no_hand_near_and_nothing_else_moving_was_not_fli
     assert set(fresh._unprompted(both).motions) == {"moons", "ace"}
 
 
+def test_a_coin_whose_readings_a_hand_pulled_out_and_back_to_its_place_was_not_flicked(
+        ) -> None:
+    """Capture at look 375: a hand sweeping over Arms pulled its readings 5 mm out, hid it,
+    and left it read where it rested, 0.1 mm from where it began: a flick was invented.
+    A hand was near, but no flick brings a coin back to its place: nothing else moving,
+    it rests there.  Back 3 mm off, with a finger near, it was flicked."""
+    pipe = Pipeline(mapping(), castle_croquetnole_layout(), SIZE, 30.0)
+    hand = np.zeros(pipe.detector.table_mask.shape, np.uint8)
+    at = pipe.detector.mapping.to_pixels(np.array([[215.0, 0.0]]))[0] - pipe.detector.roi[:2]
+    hand[int(at[1]) - 10:int(at[1]) + 10, int(at[0]) - 10:int(at[0]) + 10] = 255
+    pipe.hands_seen.update(hand, 3.4)  # a hand over it just before
+    out = Slide(3.467, (209.2, -0.1), (150.0, 0.0), DECEL, 3.5)
+    for end, moved in (((209.3, -0.2), False), ((212.2, -0.1), True)):
+        back = Motion("arms", [out, Slide(3.5, (214.2, -0.1), (-150.0, 0.0), DECEL, math.inf)],
+                      (209.2, -0.1), end)
+        window = FlickWindow({"arms": back}, {}, 1 / 30)
+        rested = pipe._unprompted(window)
+        assert bool(rested.motions) == moved
+        if not moved:
+            assert rested.settled_mm["arms"] == end
+
+
 def test_a_flick_under_the_fingers_seen_just_short_of_its_rest_is_timed_by_its_rest() -> None:
     """Capture at look 172: Ace, flicked 15.4 mm at 7.9 s, first seen again 1.7 mm short of
     where it comes to rest, as the hand left.  Put by the hand's leaving less a
