@@ -429,14 +429,19 @@ def _off_way(p: np.ndarray, start_mm: tuple[float, float], way: np.ndarray) -> i
     3, then once coming back before an arm hid it: the hit was lost).  A first frame
     beside the way turned before any frame saw it: `_struck_after_first` decides that."""
     rel = p - np.asarray(start_mm, float)
-    across = np.abs(rel @ np.array([-way[1], way[0]]))
+    across = _beside(rel, way)
     k = int(np.argmax(across))
     if across[k] < OFF_WAY_MM or k == 0 or k == len(p) - 1:
         return None
     heading = rel[k] / float(np.hypot(*rel[k]))
-    if np.any(np.abs(rel[:k] @ np.array([-heading[1], heading[0]])) >= OFF_WAY_MM):
+    if np.any(_beside(rel[:k], heading) >= OFF_WAY_MM):
         return None  # (not one straight slide up to it either)
     return k
+
+
+def _beside(offsets: np.ndarray, unit: np.ndarray) -> np.ndarray:
+    """How far each offset (N×2, mm) lies beside a line along `unit`."""
+    return np.abs(offsets @ np.array([-unit[1], unit[0]]))
 
 
 def _struck_after_first(t: np.ndarray, p: np.ndarray, hi: int, start_mm: tuple[float, float],
@@ -465,7 +470,7 @@ def _struck_after_first(t: np.ndarray, p: np.ndarray, hi: int, start_mm: tuple[f
     heading = way / run
     grid = np.linspace(t[0], t[1], 61)[1:-1]
     back = _extend(after, grid) - seen
-    across = np.abs(back @ np.array([-heading[1], heading[0]]))
+    across = _beside(back, heading)
     k = int(np.argmin(across))
     ahead = float(back[k] @ heading)  # from the first frame to the impact, along the way
     tau = float(grid[k] - t[0])

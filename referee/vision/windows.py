@@ -26,6 +26,11 @@ BENT_RMS_MM = 5.0
 saw (`_through_contact`)."""
 
 
+MOVED_SIGMAS = 6.0
+"""A sighting this many noise widths from where a coin rests, or from the sighting before,
+moved (two running: one noisy frame never opens a flick)."""
+
+
 def moving_mask(track: np.ndarray, noise_mm: float) -> np.ndarray:
     """True for observations taken while the coin moved.
 
@@ -41,8 +46,7 @@ def moving_mask(track: np.ndarray, noise_mm: float) -> np.ndarray:
     if n < 2:
         return mask
     p = [(float(x), float(y)) for x, y in track[:, 1:]]
-    away = 6.0 * noise_mm
-    still = 6.0 * noise_mm
+    away = still = MOVED_SIGMAS * noise_mm
     pool: list[tuple[float, float]] = [p[0]]
     moving = False
     for k in range(1, n):
@@ -103,7 +107,8 @@ def split_track(track: Track, frame_dt: float, noise_mm: float, until: float = m
     masks, ids, vanished = [], [], []
     for k, span in enumerate(spans):
         mask = moving_mask(span, noise_mm)
-        if k and not mask[0] and math.dist(span[0, 1:], spans[k - 1][-1, 1:]) > 6.0 * noise_mm:
+        if k and not mask[0] and \
+                math.dist(span[0, 1:], spans[k - 1][-1, 1:]) > MOVED_SIGMAS * noise_mm:
             # Seen again elsewhere (a gap's length after): its first sighting there is its
             # motion's when
             # - it moved by the next frame: it did not come to rest there unseen, within a
@@ -248,7 +253,7 @@ def _stopped_unseen(sp: CoinTrackSplit, last: int, dwell_s: float, decel: float,
         return a[:0]
     step = a[last] - a[last - 1]
     speed = math.hypot(step[1], step[2]) / max(float(step[0]), 1e-9)
-    reach = speed * speed / (2.0 * decel) + 6.0 * noise_mm
+    reach = speed * speed / (2.0 * decel) + MOVED_SIGMAS * noise_mm
     first = a[nxt[0]]
     if math.dist(first[1:], a[last, 1:]) > reach or \
             first[0] - a[last, 0] > speed / decel + dwell_s:
