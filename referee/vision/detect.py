@@ -290,6 +290,9 @@ class CoinDetector:
                                         np.hypot(*(centre[2] - centre[0]))]) / 10.0)
         self.coin_r_px = layout.coin_mm / 2.0 * self.px_per_mm
         self.coin_area_px = np.pi * self.coin_r_px ** 2
+        self._area_at = float(self._area_scale(np.zeros((1, 2)))[0])
+        """The image's area per table area (px² per mm²) where `coin_area_px` holds: the
+        table's centre, or the start spots where it was measured."""
         self._stacks = [(np.asarray(piece.footprint(), float),
                          COIN_HEIGHT_MM + piece.layers * mapping.tile_thickness_mm)
                         for piece in layout.pieces.values() if piece.is_stack]
@@ -479,12 +482,23 @@ class CoinDetector:
         fg, _ = self._foreground(frame)
         count, _, stats, centroids = cv2.connectedComponentsWithStats(fg, connectivity=8)
         rx0, ry0, _, _ = self.roi
-        spots = self.mapping.to_pixels(np.asarray(list(coins_mm), float)) - [rx0, ry0]
+        spots_mm = np.asarray(list(coins_mm), float).reshape(-1, 2)
+        spots = self.mapping.to_pixels(spots_mm) - [rx0, ry0]
         areas = [stats[k, cv2.CC_STAT_AREA] for k in range(1, count)
                  if np.min(np.hypot(*(spots - centroids[k]).T)) < self.coin_r_px]
         if len(areas) >= max(2, len(spots) // 2):
             self.coin_area_px = float(np.median(areas))
             self.coin_r_px = float(np.sqrt(self.coin_area_px / np.pi))
+            self._area_at = float(np.median(self._area_scale(spots_mm)))
+
+    def _area_scale(self, points_mm: np.ndarray) -> np.ndarray:
+        """(N,) The image's area per table area at each point (px² per mm²: the mapping's
+        Jacobian determinant, by a millimetre's steps)."""
+        n, (east, north) = len(points_mm), np.eye(2)
+        px = self.mapping.to_pixels(np.concatenate([points_mm, points_mm + east,
+                                                    points_mm + north]))
+        a, b = px[n:2 * n] - px[:n], px[2 * n:] - px[:n]
+        return np.abs(a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0])
 
     def _crop(self, frame: np.ndarray) -> np.ndarray:
         x0, y0, x1, y1 = self.roi
@@ -719,7 +733,7 @@ class CoinDetector:
             streaks_px.append(streak)
             dirs.append(direction)
             looks.append(colour)
-            conf.append(min(1.0, area / self.coin_area_px))
+            conf.append(area / self.coin_area_px)  # (where the coin lies: `_located`)
             by_hand.append(touching)
             hand_like.append(np.inf if hand_look is None else
                              float(np.linalg.norm(colour - hand_look)))
@@ -819,10 +833,14 @@ class CoinDetector:
         direction = ends[len(px):] - ends[:len(px)]
         direction /= np.maximum(np.hypot(*direction.T), 1e-9)[:, None]
         direction[~along.any(axis=1)] = 0.0
+        # A coin's share seen, of its area where it lies: a tilted camera sees a coin at the
+        # table's far edge 0.63-0.75 of its area at the start spots (looks 101, 381; put
+        # back there, Arms was "a part of a coin" and never taken again).
+        shown = np.asarray(conf, float) * self._area_at / self._area_scale(mm)
         return Detections(mm, np.full(len(mm), self.layout.coin_mm / 2.0),
                           np.asarray(streaks, float) / self.px_per_mm, direction,
                           np.asarray(looks, float).reshape(len(mm), -1),
-                          np.asarray(conf, float), np.asarray(by_hand, float),
+                          np.minimum(shown, 1.0), np.asarray(by_hand, float),
                           np.asarray(hand_like, float))
 
     def _measure_region(self, raw: np.ndarray, rows: slice, cols: slice,

@@ -264,6 +264,7 @@ class Tracker:
                     hand_like &= ~self._handless(detections, self.tracks[coin], hand_like)
                 ok = ((d2 <= GATE_CHI2) & ~hand_like
                       & ~anothers.get(coin, unlike)
+                      & ~_beside_rest(self.tracks[coin], detections, self._lost(coin, t))
                       & ~_part_off_rest(self.tracks[coin], detections)
                       & ~_behind_launch(self.tracks[coin], detections, t, resting)
                       & ~_behind_streak(self.tracks[coin], detections))
@@ -307,6 +308,10 @@ class Tracker:
         taken = sorted(set(assigned.values()))
         self._previous = np.delete(detections.center_mm, taken, axis=0)
         return assigned
+
+    def _lost(self, coin: str, t: float) -> bool:
+        """Was the coin unseen for a frame or more before `t`?"""
+        return t - self.tracks[coin].last_seen > 1.5 * max(t - self.t, 1e-3)
 
     def _unswapped(self, t: float, detections: Detections, assigned: dict[str, int],
                    diameter: float) -> None:
@@ -643,13 +648,15 @@ class Tracker:
                 reach = max(reach, 1500.0)  # a hand may have moved it anywhere
             under_hand = not vague and covered is not None and covered(track.position_mm)
             leaving = not vague and resting_when_seen(track)
-            lost = t - track.last_seen > 1.5 * max(t - self.t, 1e-3)  # (a frame or more)
+            lost = self._lost(coin, t)
             slides_on = _slides_on(track, detections)
             hand_like = ((_hand_like(track, detections) & ~slides_on)
                          | _part_off_rest(track, detections, hidden=vague, on_top=on_top))
             hand_like = ((hand_like & ~self._handless(detections, track, hand_like))
                          | anothers.get(coin, np.zeros(len(detections), bool))
                          | _behind_launch(track, detections, t, resting))
+            if t - track.last_seen <= LOST_S:  # (under a hand too: it was seen leaving)
+                hand_like |= _beside_rest(track, detections, lost)
             for k, j in enumerate(free_dets):
                 d = float(np.hypot(*(detections.center_mm[j] - track.position_mm)))
                 if d > reach or hand_like[j] or (under_hand and d > STAYED_MM
@@ -938,6 +945,29 @@ def _behind_streak(track: CoinTrack, detections: Detections) -> np.ndarray:
         along = (detections.center_mm - place) @ (ahead / reach)
         behind |= ~detections.streaked & (along < -REST_STEP_MM)
     return behind
+
+
+def _beside_rest(track: CoinTrack, detections: Detections, lost: bool) -> np.ndarray:
+    """(N,) True for streaks whose line runs more than a radius beside where this coin rested
+    when last seen (sharp, or blurred by no more than a radius by a fingertip merged into its
+    blob): flicked or struck, a coin leaves rest along a straight line through its place, and
+    its streak's line runs through it (within 1.1 mm on the launches of looks 376-378).  A
+    streak beside the place is the finger drawn back after the flick (gate run at look 380:
+    34 mm long, 16 mm beside Moons' place, it was taken for Moons' launch, and two hits on
+    posts and a crossing 19 mm off were invented).  The coin unseen for a frame or more
+    (`lost`, for less than LOST_S) may have met something meanwhile and turned: then only a
+    streak touching a hand is ruled out (the same finger two frames on, over the place, while
+    Moons, pale on pale cloth, slid unseen).  `_streak_from` allows a diameter: a place a
+    hand hid is known less well."""
+    obs = track.observations
+    if not detections.streaked.any() or \
+            not _rest_run(obs, len(obs) - 1, float(detections.radius_mm.max())):
+        return np.zeros(len(detections), bool)
+    offset = detections.center_mm - np.asarray(obs[-1].center_mm)
+    across = np.abs(offset[:, 0] * detections.streak_dir[:, 1]
+                    - offset[:, 1] * detections.streak_dir[:, 0])
+    beside = detections.streaked & (across > detections.radius_mm)
+    return beside & (detections.by_hand > 0) if lost else beside
 
 
 def _back(track: CoinTrack, detections: Detections, j: int, d: float, look_cost: float,

@@ -378,6 +378,38 @@ def test_a_coin_launched_with_a_short_streak_is_not_the_fingertip_behind_its_pla
     assert tracker.update(5 * dt, fingertip_and_coin) == {"suns": 1}
 
 
+def test_a_streak_beside_a_resting_coin_s_place_is_the_finger_not_the_coin() -> None:
+    """Gate run at look 380: a fingertip merged into Moons at rest blurred its blob a
+    little; then Moons, pale on pale cloth, slid away unseen while the finger, drawn back,
+    streaked 34 mm along a line 16 mm beside Moons' place, touching the hand and reading
+    3.4 times nearer the hands' colour than Moons' look.  It was taken for Moons' launch,
+    and two frames later again (the finger over the place, Moons under a hand); hits on
+    two posts and a crossing 19 mm off were invented.  A coin leaves rest along a line
+    through its place; a streak whose line runs through it is still the coin leaving."""
+    look = np.array([0.8, 0.75, 0.7])
+    dt = 1 / 30
+
+    def finger(centre: tuple[float, float]) -> Detections:
+        return Detections(np.array([centre]), np.array([RADIUS]), np.array([34.3]),
+                          np.array([[0.0, -1.0]]), (look - 0.3)[None], np.array([1.0]),
+                          np.array([1.0]), np.array([0.154]))
+
+    def resting() -> Tracker:
+        tracker = Tracker({"moons": (0.2, -4.3)}, 0.0, MotionModel(), looks={"moons": look})
+        for k, blur in enumerate((0.0, 0.0, 0.2), start=1):
+            tracker.update(k * dt, _blob((0.2, -4.3 - 0.1 * k), look, 1.0, blur, (0.0, -1.0)))
+        return tracker
+
+    tracker = resting()
+    assert tracker.update(4 * dt, finger((16.4, -22.4))) == {}
+    assert tracker.update(5 * dt, Detections.empty(), covered=lambda p: True) == {}
+    assert tracker.update(6 * dt, finger((12.4, -27.0)), covered=lambda p: True) == {}
+    assert tracker.update(8 * dt, _blob((-77.0, -2.9), look, 1.0)) == {"moons": 0}
+    tracker = resting()
+    leaving = replace(finger((-20.0, -4.5)), streak_dir=np.array([[-1.0, 0.0]]))
+    assert tracker.update(4 * dt, leaving) == {"moons": 0}
+
+
 SKIN = np.array([0.5, 0.6, 0.8])
 """A look of the skin's colour (Suns at looks 306, 342)."""
 
