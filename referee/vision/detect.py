@@ -235,8 +235,6 @@ DARK_COIN_WHOLE = 1.8
 soft shadow about it, a near-black coin on brown cloth made 1.46-1.48 (Moons at look 133,
 lost for both its flicks while this was 1.3).  Beyond a coin's area, it is measured as one
 coin at the middle of the whole (not split in two, as a blob of two coins' area is)."""
-AREA_GRID_PX = 16
-"""A coin's area where it lies is read off a grid of cells this wide (it varies smoothly)."""
 SEEN_MM = 1.0
 """A resting coin is seen at its place when a blob measured this frame is this near it."""
 KNOCKED_MM = 10.0
@@ -295,13 +293,6 @@ class CoinDetector:
         self._area_at = float(self._area_scale(np.zeros((1, 2)))[0])
         """The image's area per table area (px² per mm²) where `coin_area_px` holds: the
         table's centre, or the start spots where it was measured."""
-        rows, cols = np.mgrid[AREA_GRID_PX // 2:ry1 - ry0 + AREA_GRID_PX:AREA_GRID_PX,
-                              AREA_GRID_PX // 2:rx1 - rx0 + AREA_GRID_PX:AREA_GRID_PX]
-        cells_px = np.column_stack([cols.ravel() + rx0, rows.ravel() + ry0]).astype(float)
-        self._area_grid = self._area_scale(mapping.to_table_mm(cells_px)).reshape(rows.shape)
-        """The image's area per table area at the middle of each AREA_GRID_PX cell of the ROI
-        (a tilted camera sees a coin at the table's far edge 0.63-0.75 of its area at the
-        start spots, and one at the near edge up to 1.41 of it: looks 101, 381)."""
         self._stacks = [(np.asarray(piece.footprint(), float),
                          COIN_HEIGHT_MM + piece.layers * mapping.tile_thickness_mm)
                         for piece in layout.pieces.values() if piece.is_stack]
@@ -499,13 +490,6 @@ class CoinDetector:
             self.coin_area_px = float(np.median(areas))
             self.coin_r_px = float(np.sqrt(self.coin_area_px / np.pi))
             self._area_at = float(np.median(self._area_scale(spots_mm)))
-
-    def coin_areas(self, points_px: np.ndarray) -> np.ndarray:
-        """(N,) A coin's area (px) where each ROI pixel lies: blobs are shares of it."""
-        cells = (np.asarray(points_px, float).reshape(-1, 2) // AREA_GRID_PX).astype(int)
-        gh, gw = self._area_grid.shape
-        at = self._area_grid[np.clip(cells[:, 1], 0, gh - 1), np.clip(cells[:, 0], 0, gw - 1)]
-        return self.coin_area_px * at / self._area_at
 
     def _area_scale(self, points_mm: np.ndarray) -> np.ndarray:
         """(N,) The image's area per table area at each point (px² per mm²: the mapping's
@@ -849,9 +833,10 @@ class CoinDetector:
         direction = ends[len(px):] - ends[:len(px)]
         direction /= np.maximum(np.hypot(*direction.T), 1e-9)[:, None]
         direction[~along.any(axis=1)] = 0.0
-        # A coin's share seen, of its area where it lies (put back on the far edge at look
-        # 381, Arms read 0.74 of the start spots' coin area: a part, never taken again).
-        shown = np.asarray(conf, float) * self.coin_area_px / self.coin_areas(px - (rx0, ry0))
+        # A coin's share seen, of its area where it lies: a tilted camera sees a coin at the
+        # table's far edge 0.63-0.75 of its area at the start spots (looks 101, 381; put
+        # back there, Arms was "a part of a coin" and never taken again).
+        shown = np.asarray(conf, float) * self._area_at / self._area_scale(mm)
         return Detections(mm, np.full(len(mm), self.layout.coin_mm / 2.0),
                           np.asarray(streaks, float) / self.px_per_mm, direction,
                           np.asarray(looks, float).reshape(len(mm), -1),
@@ -1618,39 +1603,39 @@ class _Patches:
         return out
 
     def _coin_beside_hand(self, cells: tuple[slice, slice], part: np.ndarray, area: int,
-                          coin_area: float, to_hand: np.ndarray) -> bool:
+                          to_hand: np.ndarray) -> bool:
         """A blob near a hand is still a coin when it is one whole coin's size, does not
         touch the hand and is unlike it in colour: a coin resting a finger's width from the
         hand.  Measured on the quick benchmark's clip (strike, look 100): such coins lie
         0.28-0.61 from the hands' mean colour, fingertips apart from their hand 0.03-0.14, on
         the 0-1 scale of each channel."""
         det = self.det
-        if self.hand_look is None or not 0.8 <= area / coin_area <= 1.25:
+        if self.hand_look is None or not 0.8 <= area / det.coin_area_px <= 1.25:
             return False
         if float(to_hand.min()) < det.coin_r_px / 2:
             return False
         colour = _mean_look(self.crop[cells], part.view(np.uint8), self.gain)
         return float(np.linalg.norm(colour - self.hand_look)) > HAND_COLOUR_APART
 
-    def _without_skin(self, cells: tuple[slice, slice], part: np.ndarray, area: int,
-                      coin_area: float) -> tuple[np.ndarray, int]:
+    def _without_skin(self, cells: tuple[slice, slice], part: np.ndarray, area: int
+                      ) -> tuple[np.ndarray, int]:
         """The blob without the pixels of the hands' colour, when a fingertip merged into a
         coin: the coin alone is measured (its centre is not dragged toward the finger)."""
         det = self.det
         lo, hi = SKIN_AREAS
-        if self.hand_look is None or not lo <= area / coin_area <= hi:
+        if self.hand_look is None or not lo <= area / det.coin_area_px <= hi:
             return part, area  # one coin alone, or two touching
         pixels = self.crop[cells].astype(np.float32) / (np.float32(255.0) * np.asarray(
             self.gain, np.float32))
         skin = (np.linalg.norm(pixels - self.hand_look.astype(np.float32), axis=2)
                 < SKIN_NEAR) & part
         n_skin = int(skin.sum())
-        if n_skin < 0.1 * coin_area or area - n_skin < 0.8 * coin_area:
+        if n_skin < 0.1 * det.coin_area_px or area - n_skin < 0.8 * det.coin_area_px:
             return part, area
-        coin, left = _largest_left(part & ~skin, det._open)
-        if not 0.8 * coin_area <= left <= 1.15 * coin_area:
+        coin, coin_area = _largest_left(part & ~skin, det._open)
+        if not 0.8 * det.coin_area_px <= coin_area <= 1.15 * det.coin_area_px:
             return part, area  # no one resting coin is left: a coin blurred with the finger
-        return coin, left
+        return coin, coin_area
 
     def _run(self, boxes: list[tuple[int, int, int, int]]):
         """Labels and stats of the boxes' foreground laid side by side, and each box's
@@ -1725,12 +1710,9 @@ class _Patches:
         x0, y0, x1, y1 = box
         if self.hands[max(0, y0 - reach):y1 + reach, max(0, x0 - reach):x1 + reach].any():
             return False  # fingertips, coins beside or touching a hand: measured anew
-        if not (with_hands or last.with_hands) or not last.coins:
-            return True
         lo, hi = SKIN_AREAS
-        shares = np.array([area for area, *_ in last.coins]) / self.det.coin_areas(
-            np.array([(cx, cy) for _, cx, cy, *_ in last.coins], float))
-        return not ((lo <= shares) & (shares <= hi)).any()
+        return not ((with_hands or last.with_hands) and any(
+            lo <= area / self.det.coin_area_px <= hi for area, *_ in last.coins))
 
     def _coins_in(self, run, i: int, box: tuple[int, int, int, int], x: int, y: int,
                   blob: np.ndarray, mosaic: bool, tries: int = 3):
@@ -1762,20 +1744,15 @@ class _Patches:
         det = self.det
         shown = sum(int(stats[k, cv2.CC_STAT_AREA]) for k in ks
                     if self._key(stats[k], x0 - ox, y0) not in self.done)
-        # A coin's area where the blob lies (tower hit at look 210: black Moons on dark green
-        # cloth showed 0.59 of the start spots' coin area for half a second, 0.66 of its own
-        # there, and its hit on tower 1 was read as a lift and a place).
-        coin_area = float(det.coin_areas(np.array([[(x0 + x1) / 2 + self.origin[0],
-                                                    (y0 + y1) / 2 + self.origin[1]]]))[0])
-        if shown < DARK_COIN_SHOWN * coin_area and (dark := self._dark_coin(
-                box, blob, x, y, shown, coin_area)):
+        if shown < DARK_COIN_SHOWN * det.coin_area_px and (dark := self._dark_coin(box, blob,
+                                                                                  x, y, shown)):
             return dark
         out = []
         for k in ks:
             bx, by, bw, bh, area = (int(v) for v in stats[k])
             gx, gy = x0 + bx - ox, y0 + by  # the component's box in the ROI
             key = self._key(stats[k], x0 - ox, y0)
-            if key in self.done or area < 0.35 * coin_area:
+            if key in self.done or area < 0.35 * det.coin_area_px:
                 continue
             self.done.add(key)
             part = labels[by:by + bh, bx:bx + bw] == k
@@ -1786,26 +1763,26 @@ class _Patches:
                     continue  # part of a hand
                 to_hand = self._distances(gx, gy, part)
                 in_reach = bool(np.mean(to_hand < det._hand_reach_px) > 0.3)
-                beside = in_reach and self._coin_beside_hand(cells, part, area, coin_area,
-                                                             to_hand)
+                beside = in_reach and self._coin_beside_hand(cells, part, area, to_hand)
                 if in_reach and not beside:
                     self.hands[cells][part] = 255  # a fingertip apart from its hand
                     continue
                 touching = not beside and bool((to_hand < det._touch_px).any())
-                part, area = self._without_skin(cells, part, area, coin_area)
-            if area > COIN_ON_TILE_AREAS[1] * coin_area:
-                part, area = self._off_tile(cells, part, area, coin_area)
+                part, area = self._without_skin(cells, part, area)
+            if area > COIN_ON_TILE_AREAS[1] * det.coin_area_px:
+                part, area = self._off_tile(cells, part, area)
             filled = _holes_filled(part)
             colour = _mean_look(self.crop[cells], filled, self.gain)
             filled, weights, gx, gy = self._edge_weights(filled, gx, gy, area)
             for cx, cy, streak, direction in det._measure(filled, weights, area):
-                if streak < det.coin_r_px and area < OCCLUDED_SHARE * coin_area:
-                    cx, cy = self._occluded_centre(filled, gx, gy, cx, cy, coin_area)
+                if streak < det.coin_r_px and \
+                        area < OCCLUDED_SHARE * det.coin_area_px:
+                    cx, cy = self._occluded_centre(filled, gx, gy, cx, cy)
                 out.append((area, cx + gx, cy + gy, streak, direction, colour, touching))
         return out
 
-    def _off_tile(self, cells: tuple[slice, slice], part: np.ndarray, area: int,
-                  coin_area: float) -> tuple[np.ndarray, int]:
+    def _off_tile(self, cells: tuple[slice, slice], part: np.ndarray, area: int
+                  ) -> tuple[np.ndarray, int]:
         """A blob that reaches deep into a flat tile, without the tile: the one coin beside
         it, when what is left is one compact coin; else the blob as it was.
 
@@ -1823,7 +1800,7 @@ class _Patches:
         coin, left = _largest_left(part & (tiles == 0), cv2.getStructuringElement(
             cv2.MORPH_ELLIPSE, (size, size)))
         lo, hi = COIN_ON_TILE_AREAS
-        if not lo * coin_area <= left <= hi * coin_area or \
+        if not lo * det.coin_area_px <= left <= hi * det.coin_area_px or \
                 _elongation(coin) > STREAK_ELONGATION:
             return part, area
         return coin, left
@@ -1862,8 +1839,8 @@ class _Patches:
         rim[self.hands[cells] > 0] = 0
         return padded, _centre_weights(padded, change, threshold, rim), x0, y0
 
-    def _occluded_centre(self, filled: np.ndarray, gx: int, gy: int, cx: float, cy: float,
-                         coin_area: float) -> tuple[float, float]:
+    def _occluded_centre(self, filled: np.ndarray, gx: int, gy: int, cx: float, cy: float
+                         ) -> tuple[float, float]:
         """The centre of a coin partly hidden (its filled blob, box at gx, gy): the circle of
         the coin's radius through its outline where it meets the cloth.
 
@@ -1875,6 +1852,7 @@ class _Patches:
         grid of centres a quarter pixel apart, then least squares on the points within
         OCCLUDED_FIT_PX of it).  It is kept when the whole blob lies within it and it moves
         the centre OCCLUDED_MOVED_PX or more; else the centre stays as measured (cx, cy)."""
+        det = self.det
         contours, _ = cv2.findContours(filled, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         if not contours:
             return cx, cy
@@ -1887,7 +1865,7 @@ class _Patches:
         apart = cv2.distanceTransform(cv2.compare(hiding, 0, cv2.CMP_EQ), cv2.DIST_L2, 3)
         ix, iy = outline.astype(int).T
         p = outline[apart[iy + gy - y0, ix + gx - x0] > OCCLUDED_EDGE_PX]
-        radius = np.sqrt(coin_area / np.pi) - 0.5  # outline pixels lie inside the edge
+        radius = np.sqrt(det.coin_area_px / np.pi) - 0.5  # outline pixels lie inside the edge
         if len(p) < OCCLUDED_OUTLINE * 2.0 * np.pi * radius:
             return cx, cy
         steps = np.arange(-radius, radius + 0.125, 0.25)
@@ -1912,7 +1890,7 @@ class _Patches:
         return x0 + bx + self.origin[0], y0 + by + self.origin[1], bw, bh, area
 
     def _dark_coin(self, box: tuple[int, int, int, int], blob: np.ndarray, x: int, y: int,
-                   shown: int, coin_area: float) -> list:
+                   shown: int) -> list:
         """A coin darker than the cloth, alike in every channel (a black coin on dark grey
         felt): its rim reads as the cloth's shadow, and only its art as changed.  Its art
         and the "shadow" around it make one whole, solid coin apart from anything else,
@@ -1941,8 +1919,8 @@ class _Patches:
         key = self._key(stats[k], x0, y0)
         part = labels[by:by + bh, bx:bx + bw] == k
         part_cells = (slice(y0 + by, y0 + by + bh), slice(x0 + bx, x0 + bx + bw))
-        if on_edge or key in self.done or area < DARK_COIN_SHOWN * coin_area \
-                or area > DARK_COIN_WHOLE * coin_area or area < 1.25 * shown \
+        if on_edge or key in self.done or area < DARK_COIN_SHOWN * det.coin_area_px \
+                or area > DARK_COIN_WHOLE * det.coin_area_px or area < 1.25 * shown \
                 or not _solid(part) or self.hands[part_cells][part].any():
             return []
         self.done.add(key)
