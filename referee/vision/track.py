@@ -815,8 +815,8 @@ def _slides_on(track: CoinTrack, detections: Detections) -> np.ndarray:
     if not track.observations or not len(detections) or \
             track.observations[-1].streak_mm <= 2.0 * float(detections.radius_mm.max()):
         return np.zeros(len(detections), bool)
-    last = track.observations[-1].center_mm
-    return np.array([_streak_through(last, detections, j) for j in range(len(detections))])
+    return _streaks_through(track.observations[-1].center_mm, detections,
+                            2.0 * detections.radius_mm)
 
 
 def _part_off_rest(track: CoinTrack, detections: Detections, hidden: bool = False,
@@ -963,10 +963,8 @@ def _beside_rest(track: CoinTrack, detections: Detections, lost: bool) -> np.nda
     if not detections.streaked.any() or \
             not _rest_run(obs, len(obs) - 1, float(detections.radius_mm.max())):
         return np.zeros(len(detections), bool)
-    offset = detections.center_mm - np.asarray(obs[-1].center_mm)
-    across = np.abs(offset[:, 0] * detections.streak_dir[:, 1]
-                    - offset[:, 1] * detections.streak_dir[:, 0])
-    beside = detections.streaked & (across > detections.radius_mm)
+    beside = detections.streaked & ~_streaks_through(obs[-1].center_mm, detections,
+                                                     detections.radius_mm)
     return beside & (detections.by_hand > 0) if lost else beside
 
 
@@ -1037,15 +1035,17 @@ def _own_look(look_cost: float, on_stack: bool = False) -> bool:
 def _streak_from(track: CoinTrack, detections: Detections, j: int) -> bool:
     """Is detection `j` a streak whose line points back at where this coin was (the coin
     flicked out from under the fingers)?"""
-    return _streak_through(track.position_mm, detections, j)
+    return bool(_streaks_through(track.position_mm, detections,
+                                 2.0 * detections.radius_mm)[j])
 
 
-def _streak_through(point_mm: tuple[float, float], detections: Detections, j: int) -> bool:
-    """Is detection `j` a streak whose line runs within a diameter of `point_mm`?"""
-    if not detections.streaked[j]:
-        return False
-    off = np.asarray(point_mm) - detections.center_mm[j]
-    return _along_across(off, detections.streak_dir[j])[1] < 2.0 * detections.radius_mm[j]
+def _streaks_through(point_mm: tuple[float, float], detections: Detections,
+                     within_mm: np.ndarray) -> np.ndarray:
+    """(N,) True for streaks whose line runs within `within_mm` (per blob) of `point_mm`."""
+    off = np.asarray(point_mm, float) - detections.center_mm
+    beside = np.abs(off[:, 0] * detections.streak_dir[:, 1]
+                    - off[:, 1] * detections.streak_dir[:, 0])
+    return detections.streaked & (beside < within_mm)
 
 
 def _along_across(offset: np.ndarray, u: np.ndarray) -> tuple[float, float]:
