@@ -263,6 +263,7 @@ class Tracker:
                 if hand_like.any():
                     hand_like &= ~self._handless(detections, self.tracks[coin], hand_like)
                 ok = ((d2 <= GATE_CHI2) & ~hand_like
+                      & ~self._not_leaving(t, self.tracks[coin], detections, d2 <= GATE_CHI2)
                       & ~anothers.get(coin, unlike)
                       & ~_beside_rest(self.tracks[coin], detections, self._lost(coin, t))
                       & ~_part_off_rest(self.tracks[coin], detections)
@@ -591,6 +592,26 @@ class Tracker:
             return False
         return self._handless_at(detections, j, track)
 
+    def _not_leaving(self, t: float, track: CoinTrack, detections: Detections,
+                     among: np.ndarray) -> np.ndarray:
+        """(N,) True for the blobs `among` these, STAYED_MM or more from where this coin was
+        seen at rest, that are no way it leaves (`_leaves_as`) nor where it slid unseen: as
+        in round 2, however near its filter's belief, grown while it was unseen, lets them
+        (capture at look 214: a fingertip 14 mm behind Suns' place, 0.51 of a coin and
+        0.32 from its look, taken in round 1 once Suns was unseen for a frame, its flick
+        read 67 ms late; Suns itself, whole and sharp 21 mm on, lay outside the gate)."""
+        out = np.zeros(len(detections), bool)
+        if not among.any() or not resting_when_seen(track):
+            return out
+        lost = self._lost(track.coin, t)
+        off = np.hypot(*(detections.center_mm - np.asarray(track.position_mm)).T)
+        for j in np.flatnonzero(among & (off >= STAYED_MM)):
+            look_cost = (0.0 if track.look is None or detections.look.shape[1] != len(track.look)
+                         else _look_cost(detections.look[j], track))
+            out[j] = not (_leaves_as(track, detections, int(j), look_cost)
+                          or (lost and self._slid(track, detections, int(j), look_cost, t)))
+        return out
+
     def _hangs_over_edge(self, center_mm: tuple[float, float], radius_mm: float) -> bool:
         """Does a coin centred at `center_mm` hang over the table's edge?"""
         x, y = center_mm
@@ -680,9 +701,8 @@ class Tracker:
                         and (slid or _back(track, detections, j, d, look_cost, on_top[j],
                                            t - track.last_seen))):
                     continue
-                if leaving and d >= STAYED_MM and not slid and not (
-                        _streak_from(track, detections, j) if streaked[j] else
-                        _itself(track, detections, j, look_cost)):
+                if leaving and d >= STAYED_MM and not slid and \
+                        not _leaves_as(track, detections, j, look_cost):
                     continue  # no coin leaving rest: a fragment of an arm sweeping past
                 if vague and d < STAYED_MM:
                     if not streaked[j] and not _own_look(look_cost, on_top[j]):
@@ -994,6 +1014,16 @@ def _back(track: CoinTrack, detections: Detections, j: int, d: float, look_cost:
     if d <= CARRIED_MM:
         return _own_look(look_cost, on_stack)
     return (carried or not track.hidden) and _itself(track, detections, j, look_cost, on_stack)
+
+
+def _leaves_as(track: CoinTrack, detections: Detections, j: int, look_cost: float) -> bool:
+    """Can blob `j` be this coin leaving rest?  A coin at rest leaves it as a streak whose
+    line runs through its place, or seen whole and sharp with its own look: not as a part
+    of a coin's size or a streak off its line, which a fingertip or an arm sweeping past
+    leaves."""
+    if detections.streaked[j]:
+        return _streak_from(track, detections, j)
+    return _itself(track, detections, j, look_cost)
 
 
 def _itself(track: CoinTrack, detections: Detections, j: int, look_cost: float,

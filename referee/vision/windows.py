@@ -212,6 +212,13 @@ def _window(splits: Mapping[str, CoinTrackSplit], lo: float, hi: float, frame_dt
         after = a[(t > t[last]) & ~mask & same_span]
         if gone:  # (unless it came to rest unseen)
             after = _stopped_unseen(sp, last, dwell_s, decel, noise_mm)
+        elif len(after) == 1:
+            # Seen at rest once before a hand came over it: where it shows again, whole,
+            # says where it rests (capture at look 390: Moons, off door 3 as the striker's
+            # hand came, read 3.4 mm off its rest by that one frame, and its bounce there
+            # was lost: `trajectory._off_way`).
+            again = _stopped_unseen(sp, last, dwell_s, decel, noise_mm)
+            after = again if len(again) else after
         end = tuple(np.median(after[:8, 1:], axis=0)) if len(after) else None
         stop = last
         while end is not None and stop + 1 < len(a) and same_span[stop + 1] and stop < last + 3:
@@ -239,9 +246,9 @@ def _window(splits: Mapping[str, CoinTrackSplit], lo: float, hi: float, frame_dt
 def _stopped_unseen(sp: CoinTrackSplit, last: int, dwell_s: float, decel: float,
                     noise_mm: float) -> np.ndarray:
     """The sightings at rest that end a motion last seen sliding (its sighting `last`), when
-    the coin came to rest unseen: its next span starts at rest no farther from its last
-    sighting than it could still slide, within `dwell_s` of when it would have stopped.
-    Empty when it did not (it left the view: off the table, or a hand took it).
+    the coin came to rest unseen: its next span starts at rest no farther from the last
+    sighting of this one than it could still slide, within `dwell_s` of when it would have
+    stopped.  Empty when it did not (it left the view: off the table, or a hand took it).
 
     A slow coin's last frames may be hidden by a sleeve passing beside it (fast flick at
     look 367: Suns, at 150 mm/s, taken into the sleeve's blob for four frames, back 1.5 mm
@@ -255,7 +262,7 @@ def _stopped_unseen(sp: CoinTrackSplit, last: int, dwell_s: float, decel: float,
     speed = math.hypot(step[1], step[2]) / max(float(step[0]), 1e-9)
     reach = speed * speed / (2.0 * decel) + MOVED_SIGMAS * noise_mm
     first = a[nxt[0]]
-    if math.dist(first[1:], a[last, 1:]) > reach or \
+    if math.dist(first[1:], a[nxt[0] - 1, 1:]) > reach or \
             first[0] - a[last, 0] > speed / decel + dwell_s:
         return a[:0]
     return a[nxt][~sp.moving[nxt]]

@@ -468,6 +468,25 @@ def test_a_coin_lost_in_the_last_frames_of_its_slide_settles_where_it_is_seen_ag
     assert window.motions["suns"].end_mm is None
 
 
+def test_a_coin_seen_at_rest_once_before_a_hand_hid_it_rests_where_it_shows_again() -> None:
+    """Capture at look 390: Moons, struck by guard 2, bounced off door 3 as the striker's
+    hand came over it; the one frame that saw it slow there read 3.4 mm off where it
+    rested (the hand's edge in its blob), and it showed whole, at rest, 0.27 s later.
+    Taken to rest where that frame saw it, its slide ran nearly straight there and the hit
+    on the door was lost.  Where it shows again, within what it could still slide, is
+    where it rests."""
+    dt = 1 / 30
+    seen = [(-102.7, 141.1), (-94.4, 150.2), (-87.5, 156.3), (-87.0, 158.5), (-87.5, 160.9)]
+    moons = [(k * dt, -105.4, 140.4) for k in range(300, 363)]
+    moons += [(k * dt, x, y) for k, (x, y) in zip(range(363, 368), seen, strict=True)]
+    moons += [(k * dt, -90.4, 162.8) for k in range(375, 400)]
+    (window,) = find_windows({"moons": moons}, dt, 0.8, coin_mm=LAYOUT.coin_mm)
+    assert window.motions["moons"].end_mm == pytest.approx((-90.4, 162.8))
+    (hit,) = of_type(reconstruct(window, LAYOUT), "hit")
+    assert (hit.coin, hit.piece) == ("moons", "door-3-b")
+    assert hit.t == pytest.approx(12.167, abs=0.02)  # the simulator's
+
+
 def test_a_coin_seen_once_elsewhere_and_never_again_slid_on_out_of_view() -> None:
     """Off-table at look 203: Arms, cream on beige, unseen from its launch at 1.9 s, seen
     once at the table's edge 0.27 s later, 427 mm on, then gone over it.  A last span of
