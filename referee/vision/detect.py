@@ -1932,9 +1932,9 @@ class _Patches:
         # Beyond the start spots from the camera a coin looks smaller: black Moons by tower
         # 1, on the far side under a tilted camera, made 0.59 of the start spots' coin, 0.66
         # of a coin there, and was lost for 0.9 s (tower hit at look 210: its hit read as a
-        # lift and a place).  Nearer, no more is asked than at the start spots: a dark
-        # coin's art and rim are no part of its area (Moons put down at 100, -200 there,
-        # 0.70 of the start spots' coin and under 0.6 of its own there, was lost for 0.2 s).
+        # lift and a place).  Nearer, no more is asked than at the start spots: Moons put
+        # down at (100, -200) at that look made 0.70 of the start spots' coin, under 0.6 of
+        # a coin there, and asked that, it was lost for six frames.
         least = DARK_COIN_SHOWN * min(det.coin_area_px, det.coin_area_near(
             x0 + bx + bw / 2.0, y0 + by + bh / 2.0))
         if not least <= area <= DARK_COIN_WHOLE * det.coin_area_px \

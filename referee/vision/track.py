@@ -603,13 +603,14 @@ class Tracker:
         out = np.zeros(len(detections), bool)
         if not among.any() or not resting_when_seen(track):
             return out
+        idx = np.flatnonzero(among)
+        off = np.hypot(*(detections.center_mm[idx] - np.asarray(track.position_mm)).T)
         lost = self._lost(track.coin, t)
-        off = np.hypot(*(detections.center_mm - np.asarray(track.position_mm)).T)
-        for j in np.flatnonzero(among & (off >= STAYED_MM)):
+        for j in (int(j) for j in idx[off >= STAYED_MM]):
             look_cost = (0.0 if track.look is None or detections.look.shape[1] != len(track.look)
                          else _look_cost(detections.look[j], track))
-            out[j] = not (_leaves_as(track, detections, int(j), look_cost)
-                          or (lost and self._slid(track, detections, int(j), look_cost, t)))
+            out[j] = not (_leaves_as(track, detections, j, look_cost)
+                          or (lost and self._slid(track, detections, j, look_cost, t)))
         return out
 
     def _hangs_over_edge(self, center_mm: tuple[float, float], radius_mm: float) -> bool:

@@ -213,10 +213,11 @@ def _window(splits: Mapping[str, CoinTrackSplit], lo: float, hi: float, frame_dt
         if gone:  # (unless it came to rest unseen)
             after = _stopped_unseen(sp, last, dwell_s, decel, noise_mm)
         elif len(after) == 1:
-            # Seen at rest once before a hand came over it: where it shows again, whole,
-            # says where it rests (capture at look 390: Moons, off door 3 as the striker's
-            # hand came, read 3.4 mm off its rest by that one frame, and its bounce there
-            # was lost: `trajectory._off_way`).
+            # Seen at rest in one frame only, then unseen (a hand came over it): where it
+            # shows again at rest, within what it could still slide, says where it rests
+            # (capture at look 390: Moons, off door 3 as the striker's hand came, read 3.4
+            # mm off its rest by that one frame, and its bounce there was lost:
+            # `trajectory._off_way`).
             again = _stopped_unseen(sp, last, dwell_s, decel, noise_mm)
             after = again if len(again) else after
         end = tuple(np.median(after[:8, 1:], axis=0)) if len(after) else None
