@@ -81,7 +81,8 @@ def test_a_coin_the_lifting_fingers_were_read_as_was_hidden_from_its_last_rest(f
         tracker.update(k / 30, Detections(np.array([[0.1, -209.1]])), covered=lambda p: False)
     seen = [((0.1 + 12.0 * n, -209.1), 20.0) for n in (1, 2)] if fast else FINGERS
     for k, (at, streak_mm) in enumerate(seen, start=5):
-        tracker.update(k / 30, Detections(np.array([at]), streak_mm=np.array([streak_mm]),
+        tracker.update(k / 30, Detections(np.array([at]), radius_mm=np.array([9.5]),
+                                          streak_mm=np.array([streak_mm]),
                                           streak_dir=np.array([[1.0, 0.0]])),
                        covered=lambda p: False)
     assert tracker.tracks["moons"].last_seen == (4 + len(seen)) / 30  # taken for it
