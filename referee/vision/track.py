@@ -259,11 +259,12 @@ class Tracker:
                     continue  # under a hand or long unseen: too vague to gate on (round 2)
                 d2 = self.tracks[coin].filter.mahalanobis2(t, detections.center_mm,
                                                            stops.get(coin, (None,))[0])
-                hand_like = _hand_like(self.tracks[coin], detections) & (d2 <= GATE_CHI2)
+                gated = d2 <= GATE_CHI2
+                hand_like = _hand_like(self.tracks[coin], detections) & gated
                 if hand_like.any():
                     hand_like &= ~self._handless(detections, self.tracks[coin], hand_like)
-                ok = ((d2 <= GATE_CHI2) & ~hand_like
-                      & ~self._not_leaving(t, self.tracks[coin], detections, d2 <= GATE_CHI2)
+                ok = (gated & ~hand_like
+                      & ~self._not_leaving(t, self.tracks[coin], detections, gated)
                       & ~anothers.get(coin, unlike)
                       & ~_beside_rest(self.tracks[coin], detections, self._lost(coin, t))
                       & ~_part_off_rest(self.tracks[coin], detections)
@@ -423,7 +424,7 @@ class Tracker:
         fits: list[tuple[str, int]] = []
         for coin in coins:
             track = self.tracks[coin]
-            if track.look is None or detections.look.shape[1] != len(track.look):
+            if not _looks_comparable(track, detections):
                 continue
             k = _launched_from(track, chain, radius)
             if k is None:
@@ -512,7 +513,7 @@ class Tracker:
         pass over the frame's detections for every coin."""
         named = [c for c, track in self.tracks.items() if track.look is not None]
         if len(named) < 2 or not len(detections) or \
-                detections.look.shape[1] != len(self.tracks[named[0]].look):
+                not _looks_comparable(self.tracks[named[0]], detections):
             return {}
         looks = np.array([self.tracks[c].look for c in named])
         cost = np.linalg.norm(detections.look[None] - looks[:, None], axis=2)  # (coins, N)
@@ -607,8 +608,8 @@ class Tracker:
         off = np.hypot(*(detections.center_mm[idx] - np.asarray(track.position_mm)).T)
         lost = self._lost(track.coin, t)
         for j in (int(j) for j in idx[off >= STAYED_MM]):
-            look_cost = (0.0 if track.look is None or detections.look.shape[1] != len(track.look)
-                         else _look_cost(detections.look[j], track))
+            look_cost = (_look_cost(detections.look[j], track)
+                         if _looks_comparable(track, detections) else 0.0)
             out[j] = not (_leaves_as(track, detections, j, look_cost)
                           or (lost and self._slid(track, detections, j, look_cost, t)))
         return out
@@ -685,7 +686,7 @@ class Tracker:
                                                  and not _streak_from(track, detections, j)):
                     continue
                 look_cost = 0.0
-                if track.look is not None and detections.look.shape[1] == len(track.look):
+                if _looks_comparable(track, detections):
                     look_cost = _look_cost(detections.look[j], track,
                                            (unders if track.gone else tops).get(j))
                 if track.gone and (streaked[j] or not _itself(track, detections, j, look_cost,
@@ -811,7 +812,7 @@ def _hand_like(track: CoinTrack, detections: Detections) -> np.ndarray:
     """(N,) True for blobs that look more like the frame's hands than like this coin (a
     fingertip beside it or following through after the flick, a fragment of a moving
     hand)."""
-    if track.look is None or detections.look.shape[1] != len(track.look):
+    if not _looks_comparable(track, detections):
         return np.zeros(len(detections), bool)
     look_cost = np.linalg.norm(detections.look - track.look, axis=1)
     return look_cost > np.where(detections.streaked, HAND_LIKE_STREAK,
@@ -1034,6 +1035,12 @@ def _itself(track: CoinTrack, detections: Detections, j: int, look_cost: float,
     whole = STACK_WHOLE if on_stack else WHOLE
     return bool(detections.confidence[j] >= whole * min(track.size, 1.0)
                 and _own_look(look_cost, on_stack))
+
+
+def _looks_comparable(track: CoinTrack, detections: Detections) -> bool:
+    """Do the blobs carry a look of the kind this coin's was learnt as (none without one, as
+    from a detector that reads no colour)?"""
+    return track.look is not None and detections.look.shape[1] == len(track.look)
 
 
 def _look_cost(look: np.ndarray, track: CoinTrack, table: np.ndarray | None = None

@@ -247,9 +247,10 @@ def _window(splits: Mapping[str, CoinTrackSplit], lo: float, hi: float, frame_dt
 def _stopped_unseen(sp: CoinTrackSplit, last: int, dwell_s: float, decel: float,
                     noise_mm: float) -> np.ndarray:
     """The sightings at rest that end a motion last seen sliding (its sighting `last`), when
-    the coin came to rest unseen: its next span starts at rest no farther from the last
-    sighting of this one than it could still slide, within `dwell_s` of when it would have
-    stopped.  Empty when it did not (it left the view: off the table, or a hand took it).
+    the coin came to rest unseen, or seen at rest only once before a hand hid it: its next
+    span starts at rest no farther from the last sighting of this one than it could still
+    slide, within `dwell_s` of when it would have stopped.  Empty when it did not (it left
+    the view: off the table, or a hand took it).
 
     A slow coin's last frames may be hidden by a sleeve passing beside it (fast flick at
     look 367: Suns, at 150 mm/s, taken into the sleeve's blob for four frames, back 1.5 mm
