@@ -168,6 +168,32 @@ def test_a_coin_seen_beside_the_straight_way_to_its_rest_turned_there() -> None:
                           rested_until=12.0667).slides) == 1
 
 
+def test_a_striker_stopped_dead_by_the_coin_it_struck_stands_where_it_is_seen_at_rest(
+        ) -> None:
+    """Capture at look 381: guard 2 slows by friction, 17 mm a frame at its last frame in
+    motion, strikes Moons head-on and stops dead (1 mm on in the next frame).  Friction's
+    slide fitted through all its frames runs on to 12.5 mm past its rest, and a dispute
+    drew that path: the slide ends where it reaches its rest, and it stands there."""
+    t = np.array([11.9, 11.9667, 12.0, 12.0333, 12.0667, 12.1, 12.1333, 12.1667, 12.2])
+    p = np.array([[-253.9, 44.6], [-198.2, 79.8], [-174.4, 93.7], [-152.9, 107.4],
+                  [-134.8, 118.9], [-120.3, 127.8], [-119.3, 127.8], [-119.3, 127.8],
+                  [-119.3, 127.8]])
+    start, end = (-253.86, 44.57), (-119.32, 127.81)
+    motion = fit_motion("2", t, p, start, end, DECEL, 0.8, rested_until=11.8667)
+    way = np.subtract(end, start) / np.hypot(*np.subtract(end, start))
+    grid = np.linspace(motion.t_start, 12.3, 200)
+    beyond = [float((motion.position(ti) - np.asarray(end)) @ way) for ti in grid]
+    assert max(beyond) < 1.0
+    assert np.hypot(*(motion.position(12.3) - np.asarray(end))) < 1.0
+    assert 12.0667 <= motion.t_end <= 12.1333  # stopped at the strike, not by friction
+    assert np.allclose(motion.slides[-1].v0, 0.0)
+    # A coin friction stopped, with the same noise, is one slide ending at its rest.
+    true = Slide(11.9, start, (900.0, 560.0), DECEL, 13.0)
+    t2, p2 = sample([true], 30.0, true.t_stop + 0.2, 0.3)
+    natural = fit_motion("2", t2, p2, start, tuple(true.position(13.0)), DECEL, 0.8)
+    assert len(natural.slides) == 1
+
+
 def test_a_coin_seen_once_between_two_impacts_is_split_after_that_frame() -> None:
     """Fast flick at look 203: Suns, drawn through its contact with Arms at 2.05 s, is
     seen once coming back (2.133 s), then after it struck post 34 (2.1425 s).  Its frames
