@@ -345,7 +345,15 @@ def _stopped_by_impact(slides: list[Slide], fixed: list[Slide], t: np.ndarray, p
     looks on 376-391, and a dispute drew that path).  So the last piece is fitted to its
     frames in motion alone; if that slide too would stop more than AT_REST_MM beyond the
     rest, the coin was stopped: it slides until it reaches its rest along its way (between
-    its last frame in motion and its first at rest), then stands there."""
+    its last frame in motion and its first at rest), then stands there.
+
+    Only where MIN_PIECE frames in motion fit that last slide, within STOP_FIT_WIDTHS noise
+    widths RMS, and the rest lies on its way (within OFF_WAY_MM).  A coin seen once coming
+    back off a door, then at rest, shows its bounce only with that rest (capture at look
+    362: Moons, cut on its way in, hit the door twice); a slide far off its own frames
+    says nothing of where friction would stop it (fast flick at look 245: Suns, first
+    seen coming back off Arms, 14 mm RMS off the one slide allowed from its place).
+    (`fixed`: the first slides, fitted before the pieces.)"""
     last = slides[-1]
     end = np.asarray(end_mm, float)
     if _past_rest_mm(last, end) <= AT_REST_MM:
@@ -355,16 +363,18 @@ def _stopped_by_impact(slides: list[Slide], fixed: list[Slide], t: np.ndarray, p
     while k > 0 and at_rest[k - 1]:
         k -= 1  # k: the first of the frames at rest at the end
     lo = bounds[-1][0]
-    if k == len(p) or k - lo < (2 if len(bounds) == 1 else 1):
-        return slides
+    if k == len(p) or k - lo < MIN_PIECE:
+        return slides  # (its frames at rest may be all that show a bounce: capture, 362)
     refit = _pieces_fitted(fixed, t[:k], p[:k],
                            [*bounds[:-1], (lo, k)], start_mm, last.decel, rested_until)
     moving = refit[-1]
-    reach = float((end - np.asarray(moving.p0)) @ np.asarray(moving.v0)) / moving.speed0 \
-        if moving.speed0 > 0 else 0.0
-    if _past_rest_mm(moving, end) <= AT_REST_MM or reach <= 0.0 or \
+    if moving.speed0 == 0.0 or _past_rest_mm(moving, end) <= AT_REST_MM or \
             moving.rms_mm > STOP_FIT_WIDTHS * noise_mm:
         return slides
+    way = np.asarray(moving.v0) / moving.speed0
+    reach = float((end - np.asarray(moving.p0)) @ way)
+    if reach <= 0.0 or abs(float(_beside(end - np.asarray(moving.p0), way))) > OFF_WAY_MM:
+        return slides  # stopped dead, it stops on its way
     v, a = moving.speed0, moving.decel
     tau = (v - math.sqrt(max(v * v - 2.0 * a * reach, 0.0))) / a if a > 0 else reach / v
     t_hit = min(max(moving.t0 + tau, float(t[k - 1])), float(t[k]))
