@@ -600,7 +600,9 @@ class Pipeline:
                 continue
             if spans:  # carried: its two places are no slide (put on a tower, look 106)
                 carried.add(coin)
-            out += [ev.Lift(round(t_hid, 4), coin, evidence=while_hidden),
+            t_lift = self._first_covered(coin, t_hid)
+            while_hidden["hidden_from"] = round(t_lift, 4)
+            out += [ev.Lift(round(t_lift, 4), coin, evidence=while_hidden),
                     ev.Place(round(t_back, 4), coin, at, on, evidence=while_hidden)]
         if carried:
             windows = [w for w in (_without(w, carried) for w in windows) if w.motions]
@@ -631,6 +633,24 @@ class Pipeline:
         for coin, obs in self.tracks.items():
             self.tracks[coin] = [o for o in obs if o[0] >= t - self.config.history_s]
         return out
+
+    def _first_covered(self, coin: str, t_hid: float) -> float:
+        """When a coin a hand took, last seen at `t_hid`, was last seen before the hand first
+        covered it: seen again unmoved between the fingers, within `dwell_s` of when it was
+        last seen, it never left that hand (tower hit at looks 339, 358 and 366: Moons,
+        grasped at 1.9 s and seen once between the fingers 67 ms later, read as lifted
+        then).  As `_one_hiding` takes a coin seen again elsewhere."""
+        seen = [o for o in self.tracks[coin] if t_hid - self.config.dwell_s <= o[0] <= t_hid]
+        if not seen or seen[-1][0] != t_hid:
+            return t_hid
+        place, first = seen[-1][1:], t_hid
+        for k in range(len(seen) - 1, 0, -1):
+            (t_a, *at), t_b = seen[k - 1], seen[k][0]
+            if math.dist(at, place) > PLACE_MOVE_MM:
+                break
+            if t_b - t_a > 1.5 / self.fps:
+                first = t_a  # last seen before a hiding
+        return first
 
     def _moved_unseen(self, coin: str, back_mm: tuple[float, float], hidden: Hidden) -> bool:
         """Was a coin seen again moved while unseen: away from where it was last seen, or

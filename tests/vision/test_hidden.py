@@ -755,6 +755,30 @@ def test_a_lift_and_its_place_carry_the_time_the_coin_was_hidden() -> None:
         ("lift", 17.2333, hidden), ("place", 18.1667, hidden)]
 
 
+def test_a_coin_seen_once_between_the_grasping_fingers_was_lifted_when_they_first_hid_it(
+        ) -> None:
+    """Tower hit at look 358: the hand grasps Moons at 1.9 s; it is last seen at 1.867,
+    hidden two frames, seen once more unmoved between the fingers (1.967), then carried off
+    to (100, -200).  It never left the hand: lifted as it was first hidden.  Seen at rest
+    for longer than a dwell between, it was let go, and the later hiding is the lift."""
+    place, put = (-0.2, -210.0), (99.93, -200.28)
+    for seen_again, lifted in ((_seen(1.9667, 1.9667, place), 1.8667),
+                               (_seen(1.9667, 2.3667, place), 2.3667)):
+        pipe = tracked_pipeline()
+        pipe.tracks["moons"] = _seen(1.0, 1.8667, place) + seen_again
+        t_hid = seen_again[-1][0]
+        t_back = round(t_hid + 0.7666, 4)
+        pipe.placed = [Placed("moons", t_hid, t_hid + 0.1667, t_back, place, put)]
+        got = reported(pipe, t_back + 0.5)
+        assert [(e.type, e.t) for e in got] == [("lift", lifted), ("place", t_back)]
+        assert got[0].evidence["hidden_from"] == lifted
+    # Seen elsewhere in between (a slide, then the hand): the lift is after it.
+    pipe = tracked_pipeline()
+    pipe.tracks["moons"] = _seen(1.0, 1.8667, (40.0, -250.0)) + _seen(1.9667, 1.9667, place)
+    pipe.placed = [Placed("moons", 1.9667, 2.1333, 2.7333, place, put)]
+    assert reported(pipe, 3.2)[0].t == 1.9667
+
+
 def test_a_dark_coin_put_on_a_tower_is_taken_back_at_its_own_size() -> None:
     """A black coin on dark cloth shows two-thirds of a coin's blob at the session start
     (its rim is faint); carried 213 mm onto a tower, its blob there is the same size, and it
