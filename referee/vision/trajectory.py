@@ -613,12 +613,13 @@ def _fingertip(t: np.ndarray, p: np.ndarray, piece: tuple[int, int],
     (capture at look 224: the fingertip 14 mm behind Suns, 10.6 mm in a frame, and the
     flick read 50 ms early)."""
     lo, hi = piece
-    if np.hypot(*(p[lo:hi] - np.asarray(start_mm)).T).max() >= FINGER_MM:
-        return False
+    from_rest = p - np.asarray(start_mm)
+    off = np.hypot(*from_rest.T)
+    if off[lo:hi].max() >= FINGER_MM:
+        return _winding_up(from_rest, off, piece)
     steps = np.hypot(*np.diff(p[lo:hi], axis=0).T)
     slow = len(steps) == 0 or (steps / np.diff(t[lo:hi])).max() < FINGER_MM_S
-    from_rest = p - np.asarray(start_mm)
-    gone = np.flatnonzero(np.hypot(*from_rest.T) >= FINGER_MM)
+    gone = np.flatnonzero(off >= FINGER_MM)
     if not len(gone):
         return slow
     moved, onward = from_rest[hi - 1], from_rest[gone[0]]  # where it first left the finger
@@ -627,6 +628,19 @@ def _fingertip(t: np.ndarray, p: np.ndarray, piece: tuple[int, int],
         return True  # behind the place, however fast: nothing leaves rest backwards
     return slow and (dragged <= FINGER_DRAG_MM or
                      float(moved @ onward) <= 0.5 * dragged * float(np.hypot(*onward)))
+
+
+def _winding_up(from_rest: np.ndarray, off: np.ndarray, piece: tuple[int, int]) -> bool:
+    """Is this first piece, beyond a finger's reach, the hand drawn back before the flick:
+    every frame of it behind the place, opposite where the coin then went, and nearer the
+    place at its end than at its start?  No slide from rest comes back towards it (capture
+    at look 177: a streak of the flicking finger 45 mm behind Moons, then 28 mm, on the
+    line of its flick, read as Moons sliding, and the flick put 0.19 s early)."""
+    lo, hi = piece
+    onward = np.flatnonzero(off[hi:] >= FINGER_MM)
+    if hi - lo < 2 or not len(onward) or off[hi - 1] >= off[lo]:
+        return False
+    return bool((from_rest[lo:hi] @ from_rest[hi + onward[0]] < 0.0).all())
 
 
 def _extend(slide: Slide, t: np.ndarray) -> np.ndarray:

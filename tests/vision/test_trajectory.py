@@ -194,6 +194,29 @@ def test_a_striker_stopped_dead_by_the_coin_it_struck_stands_where_it_is_seen_at
     assert len(natural.slides) == 1
 
 
+def test_the_hand_drawn_back_behind_the_place_before_a_flick_is_not_the_coin_leaving(
+        ) -> None:
+    """Capture at look 177: the flicking finger, drawn back, streaks 45 mm behind Moons and
+    then 28 mm, on the line of the flick to come, and is read as Moons; then Moons slides
+    on through its place.  No slide from rest comes back towards it: the flick is the
+    slide from its place (truth 5.9 s), not a slide backwards from 5.71 s and a bounce."""
+    t = np.array([5.8667, 5.9333, 6.0333, 6.0667, 6.1, 6.1333, 6.1667, 6.2, 6.2333, 6.2667,
+                  6.3])
+    p = np.array([[-109.5, -33.6], [-107.0, -15.7], [-103.0, 101.3], [-103.7, 116.1],
+                  [-105.4, 126.3], [-103.9, 133.9], [-106.5, 139.2], [-103.3, 140.8],
+                  [-103.6, 140.6], [-104.4, 140.0], [-103.6, 138.8]])
+    start, end = (-103.29, 11.64), (-103.03, 140.22)
+    motion = fit_motion("moons", t, p, start, end, DECEL, 0.8, rested_until=5.7)
+    assert motion.breaks() == []
+    assert motion.t_start == pytest.approx(5.9, abs=0.01)
+    # Going away from its place behind it, then through it: flicked back into something
+    # and back off it, no hand's to drop.
+    away = p.copy()
+    away[:2] = p[1::-1]
+    bounced = fit_motion("moons", t, away, start, end, DECEL, 0.8, rested_until=5.7)
+    assert bounced.t_start < 5.87
+
+
 def test_a_coin_seen_once_between_two_impacts_is_split_after_that_frame() -> None:
     """Fast flick at look 203: Suns, drawn through its contact with Arms at 2.05 s, is
     seen once coming back (2.133 s), then after it struck post 34 (2.1425 s).  Its frames
