@@ -637,8 +637,8 @@ class Pipeline:
     def _first_covered(self, coin: str, t_hid: float) -> float:
         """When a coin a hand took, last seen at `t_hid`, was last seen before the hand first
         covered it: seen again unmoved between the fingers, within `dwell_s` of when it was
-        last seen, it never left that hand (tower hit at looks 339, 358 and 366: Moons,
-        grasped at 1.9 s and seen once between the fingers 67 ms later, read as lifted
+        last seen, it never left that hand (tower hits at looks 339 and 358: Moons, grasped
+        at 1.9 s, hidden, then seen once between the fingers at 1.967 s, read as lifted
         then).  As `_one_hiding` takes a coin seen again elsewhere."""
         seen = [o for o in self.tracks[coin] if t_hid - self.config.dwell_s <= o[0] <= t_hid]
         if not seen or seen[-1][0] != t_hid:

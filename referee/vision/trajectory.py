@@ -373,7 +373,7 @@ def _stopped_by_impact(slides: list[Slide], fixed: list[Slide], t: np.ndarray, p
         return slides
     way = np.asarray(moving.v0) / moving.speed0
     reach = float((end - np.asarray(moving.p0)) @ way)
-    if reach <= 0.0 or abs(float(_beside(end - np.asarray(moving.p0), way))) > OFF_WAY_MM:
+    if reach <= 0.0 or float(_beside(end - np.asarray(moving.p0), way)) > OFF_WAY_MM:
         return slides  # stopped dead, it stops on its way
     v, a = moving.speed0, moving.decel
     tau = (v - math.sqrt(max(v * v - 2.0 * a * reach, 0.0))) / a if a > 0 else reach / v
