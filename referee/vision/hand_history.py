@@ -25,6 +25,10 @@ class HandHistory:
         """Per cell, the last time a hand covered some of it (-inf: never).  The last few
         rows and columns short of a whole cell (the ROI's margin beyond the table) are left
         out."""
+        self.earlier = self.covered_at.copy()
+        self.earlier_until = -np.inf
+        """`covered_at` as it was before the last frame that showed a hand, and that frame's
+        time (`came`, before a time)."""
         self.watched = False
         """Whether hands of this region were ever shown (a detector that finds none, as the
         benchmark's HoughCircles peer, tells nothing of where they went)."""
@@ -41,11 +45,14 @@ class HandHistory:
         # Each cell the mean of its block (an exact CELL_PX reduction): one hand pixel
         # makes it at least 255 / 64, never rounded to 0.
         cells = cv2.resize(whole, (gw, gh), interpolation=cv2.INTER_AREA)
+        self.earlier, self.earlier_until = self.covered_at.copy(), t
         self.covered_at[cells > 0] = t
 
-    def came(self, point_px: tuple[float, float], reach_px: float, since: float) -> bool:
+    def came(self, point_px: tuple[float, float], reach_px: float, since: float,
+             before: float = np.inf) -> bool:
         """Has a hand covered anything within `reach_px` of a point (the region's pixels)
-        since `since`?  A point off the grid, or hands never shown: unknown, so yes."""
+        since `since` (and before `before`, the last frame's time at most)?  A point off the
+        grid, or hands never shown: unknown, so yes."""
         if not self.watched:
             return True
         x, y = point_px[0] / CELL_PX, point_px[1] / CELL_PX
@@ -55,4 +62,5 @@ class HandHistory:
         x0, x1 = max(0, int(np.floor(x - r))), min(gw, int(np.floor(x + r)) + 1)
         if y0 >= y1 or x0 >= x1:
             return True
-        return bool(self.covered_at[y0:y1, x0:x1].max() >= since)
+        covered = self.earlier if before <= self.earlier_until else self.covered_at
+        return bool(covered[y0:y1, x0:x1].max() >= since)

@@ -345,8 +345,10 @@ class Pipeline:
                 self.to_read[coin] = frame.t  # turned over, maybe, and put back now
                 if self._moved_unseen(coin, p, hidden):
                     t_left, left_mm = hidden.left_rest or (hidden.t_hid, hidden.from_mm)
-                    self.placed.append(Placed(coin, t_left, hidden.t_freed, frame.t,
-                                              left_mm, p, self._hand_came(p, t_left)))
+                    # A hand that put it down covered the place before it showed there
+                    # (the next player's, reaching it as it comes to rest, did not).
+                    self.placed.append(Placed(coin, t_left, hidden.t_freed, frame.t, left_mm,
+                                              p, self._hand_came(p, t_left, before=frame.t)))
                     self.last_activity = frame.t  # it may still be sliding out
             self.tracks[coin].append((frame.t, p[0], p[1]))
             if not detections.streaked[j] and not detections.by_hand[j]:
@@ -436,11 +438,12 @@ class Pipeline:
         return out
 
     def _hand_came(self, point_mm: tuple[float, float], since: float,
-                   reach_mm: float = HAND_CAME_MM) -> bool:
-        """Has a hand come within `reach_mm` of a table point since `since`?"""
+                   reach_mm: float = HAND_CAME_MM, before: float = math.inf) -> bool:
+        """Has a hand come within `reach_mm` of a table point since `since` (and before
+        `before`)?"""
         px = self._roi_px(np.asarray([point_mm], float))[0]
         return self.hands_seen.came((float(px[0]), float(px[1])),
-                                    reach_mm * self._px_per_mm, since)
+                                    reach_mm * self._px_per_mm, since, before)
 
     def _unprompted(self, window: FlickWindow) -> FlickWindow:
         """A window whose one moving coin began to move with no hand within a finger's

@@ -127,6 +127,9 @@ TOUCHING = 1.5
 TOUCHING_S = 0.05
 """Two coins last seen within TOUCHING diameters of each other, both in the last TOUCHING_S,
 one moving, may show next as one blob between them (`_touching`)."""
+UNSWAP_S = 0.07
+"""...and two coins seen touching in the last this long may have swapped blobs
+(`_unswapped`): the one struck is unseen for a frame, merged into the striker's blob."""
 RELAUNCH_S = 0.35
 """A lost slide is a coin's only if it began this soon after the coin was last at rest."""
 RETURN_S = 0.4
@@ -317,20 +320,24 @@ class Tracker:
 
     def _unswapped(self, t: float, detections: Detections, assigned: dict[str, int],
                    diameter: float) -> None:
-        """Two coins seen touching a moment ago (within TOUCHING diameters), taken now by
-        blobs still that near each other but in the opposite order along their line of
-        centres, were swapped: coins do not pass through each other (strike at look 261:
-        Crowns, struck into tower 3, came back onto Moons within the frame; each took the
-        other's blob, and Moons "crossed" door 3 back)."""
+        """Two coins seen touching a moment ago (within TOUCHING diameters, in the last
+        UNSWAP_S), taken now by blobs in the opposite order along their line of centres,
+        still that near each other or within a diameter of that line, were swapped: coins
+        do not pass through each other (strike at look 261: Crowns, struck into tower 3,
+        came back onto Moons within the frame; each took the other's blob, and Moons
+        "crossed" door 3 back; capture at look 415: guard 2, stopped dead by the Moons it
+        struck, took Moons' blob 33 mm on, and Moons guard 2's; a coin passing beside
+        another does not come within a diameter of their line)."""
         near = TOUCHING * diameter
         last = {c: self.tracks[c].observations[-1].center_mm for c in assigned
-                if self.tracks[c].observations and t - self.tracks[c].last_seen < TOUCHING_S}
+                if self.tracks[c].observations and t - self.tracks[c].last_seen < UNSWAP_S}
         for a, b in itertools.combinations(last, 2):
             if math.dist(last[a], last[b]) >= near:
                 continue  # (plain floats: eight resting coins make 28 pairs a frame)
             now = detections.center_mm[assigned[b]] - detections.center_mm[assigned[a]]
             was = np.subtract(last[b], last[a])
-            if np.hypot(*now) < near and float(was @ now) < 0.0:
+            along, across = _along_across(now, was / max(float(np.hypot(*was)), 1e-9))
+            if along < 0.0 and (np.hypot(*now) < near or across < diameter):
                 assigned[a], assigned[b] = assigned[b], assigned[a]
 
     def _relaunch(self, t: float, detections: Detections, coins: list[str],

@@ -36,3 +36,20 @@ def test_a_point_off_the_grid_or_hands_never_shown_may_have_had_a_hand() -> None
     history.update(np.zeros((64, 64), np.uint8), 1.0)
     assert history.came((500.0, 500.0), 8.0, since=0.0)
     assert not history.came((30.0, 30.0), 8.0, since=0.0)
+
+
+def test_a_hand_first_there_in_the_frame_a_coin_shows_did_not_put_it_down() -> None:
+    """Strike at look 415: near-black Moons slides unseen 370 mm and shows at rest as the
+    next player's hand reaches it, 44 mm off, having been 95 mm off the frame before.  A
+    hand that puts a coin down covers its place before it shows there: asked before the
+    frame it shows in, no hand came (it was read as lifted and put down)."""
+    history = HandHistory((100, 160))
+    far, near = np.zeros((100, 160), np.uint8), np.zeros((100, 160), np.uint8)
+    far[40:60, 100:110] = 255
+    near[40:60, 30:40] = 255
+    history.update(far, 2.3)
+    history.update(near, 2.333)
+    assert history.came((25.0, 50.0), 8.0, since=1.9)
+    assert not history.came((25.0, 50.0), 8.0, since=1.9, before=2.333)
+    history.update(near, 2.367)  # still there the frame after: it was before that one
+    assert history.came((25.0, 50.0), 8.0, since=1.9, before=2.367)

@@ -43,6 +43,25 @@ def test_two_coins_that_touched_do_not_pass_through_each_other() -> None:
     assert assigned == {"moons": 1, "crowns": 0}
 
 
+def test_a_striker_stopped_dead_does_not_take_the_blob_of_the_coin_it_struck() -> None:
+    """Capture at look 415: guard 2 slides into Moons at rest and stops dead; in the frame
+    of the strike the two are one blob (Moons unseen), and in the next Moons is 14 mm on
+    and guard 2 where it stopped.  Its speed put guard 2 nearer Moons' blob: each took the
+    other's, and the strike read as Moons flicked out of turn into guard 2.  Coins do
+    not pass through each other, even when the one struck was unseen for a frame."""
+    dt = 1 / 30
+    place = (-105.5, 140.3)
+    tracker = Tracker({"2": (-253.7, 44.3), "moons": place}, 0.0, MotionModel())
+    for k in range(1, 4):
+        tracker.update(k * dt, seen((-253.7, 44.3), place))
+    for k, p in enumerate(((-224.9, 63.0), (-200.0, 79.0), (-175.6, 93.5), (-154.1, 107.4),
+                           (-135.8, 118.3)), start=4):
+        tracker.update(k * dt, seen(p, place))
+    tracker.update(9 * dt, seen((-118.3, 129.7)))  # one blob: Moons merged into it
+    assigned = tracker.update(10 * dt, seen((-94.4, 150.2), (-119.0, 127.8)))
+    assert assigned == {"2": 1, "moons": 0}
+
+
 def test_a_coin_sliding_past_a_resting_one_keeps_its_speed_in_the_gate() -> None:
     tracker = Tracker({"suns": (76.0, 40.0), "arms": (210.0, 0.0)}, 0.0, MotionModel())
     for k, x in enumerate((76.0, 121.0, 166.0), start=1):
