@@ -16,7 +16,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from referee.vision.reconstruct import FlickWindow
-from referee.vision.trajectory import MAX_SPEED_MM_S, Motion, Slide, fit_motion, launch_speed
+from referee.vision.trajectory import (
+    LAUNCH_AHEAD,
+    MAX_SPEED_MM_S,
+    Motion,
+    Slide,
+    fit_motion,
+    launch_speed,
+)
 
 Track = Sequence[tuple[float, float, float]]
 """(t, x_mm, y_mm) observations of one coin, in time order."""
@@ -240,8 +247,48 @@ def _window(splits: Mapping[str, CoinTrackSplit], lo: float, hi: float, frame_dt
         for coin, (obs, end, rested_until) in seen.items():
             motions[coin] = _through_contact(coin, obs, end, rested_until, motions, coin_mm,
                                              frame_dt, noise_mm) or motions[coin]
+        for coin, (obs, end, rested_until) in seen.items():
+            motions[coin] = _left_when_struck(coin, obs, end, rested_until, motions,
+                                              coin_mm, noise_mm) or motions[coin]
     return FlickWindow(motions, rest, frame_dt, noise_mm, t_settled=hi + dwell_s,
                        settled_mm=settled)
+
+
+STRUCK_GRID_S = 0.0005
+"""The step at which a striker's path is searched for where it reaches a resting coin."""
+
+
+def _left_when_struck(coin: str, obs: np.ndarray, end: tuple[float, float] | None,
+                      rested_until: float, motions: Mapping[str, Motion], coin_mm: float,
+                      noise_mm: float) -> Motion | None:
+    """The coin's motion refitted to leave rest no sooner than another's path reached its
+    resting place (a diameter from it), when its fit left before that; None otherwise.
+
+    A coin struck from rest leaves it at the contact.  Seen once before it hit something
+    more, its one slide from rest trades a start time for a speed, and the least misfit
+    may start it before anything touched it, slower than it went (capture at look 107:
+    Moons, struck by guard 2 at 12.098 s, "left" at 12.067 at 344 mm/s against the 500 it
+    had, stopped short of door 3, and its hit there was lost)."""
+    motion = motions[coin]
+    start = np.asarray(motion.start_mm, float)
+    gone = np.flatnonzero(np.hypot(*(obs[:, 1:] - start).T) > LAUNCH_AHEAD * noise_mm)
+    if motion.unseen or not len(gone):
+        return None
+    t_first = float(obs[gone[0], 0])  # (the first frame that saw it away from its place)
+    t_struck = math.inf
+    for other, striker in motions.items():
+        lo = max(striker.t_start, rested_until, -1e9)
+        if other == coin or lo >= t_first:
+            continue
+        grid = np.arange(lo, t_first, STRUCK_GRID_S)
+        gap = np.array([math.dist(striker.position(g), start) for g in grid]) - coin_mm
+        touched = np.flatnonzero(gap <= 0.0)
+        if len(touched) and touched[0] > 0:
+            t_struck = min(t_struck, float(grid[touched[0]]))
+    if not motion.t_start < t_struck < t_first:
+        return None
+    return fit_motion(coin, obs[:, 0], obs[:, 1:], motion.start_mm, end,
+                      motion.slides[0].decel, noise_mm, rested_until=t_struck)
 
 
 def _stopped_unseen(sp: CoinTrackSplit, last: int, dwell_s: float, decel: float,

@@ -10,12 +10,13 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
+import numpy as np
 import pytest
 
 from referee.layout import castle_croquetnole_layout
 from referee.vision.reconstruct import FlickWindow, reconstruct
-from referee.vision.trajectory import Motion, Slide
-from referee.vision.windows import find_windows, moving_mask
+from referee.vision.trajectory import Motion, Slide, fit_motion
+from referee.vision.windows import _left_when_struck, find_windows, moving_mask
 from tests.vision.simtracks import observe, of_type
 
 LAYOUT = castle_croquetnole_layout()
@@ -514,3 +515,28 @@ def test_a_coin_seen_once_elsewhere_and_never_again_slid_on_out_of_view() -> Non
     assert of_type(got, "flick")[0].t == pytest.approx(1.9, abs=0.04)
     (off,) = of_type(got, "off_table")
     assert off.t == pytest.approx(2.169, abs=0.005) and off.at[0] == pytest.approx(210.2, abs=1)
+
+
+def test_a_coin_struck_from_rest_leaves_it_when_the_striker_reaches_it() -> None:
+    """Capture at look 107: Moons, struck at rest by guard 2 at about 12.098 s, is seen once
+    on its way (12.133 s) before it hits door 3.  Its one slide from rest, alone, trades a
+    start time for a speed and "left" at 12.067, at 344 mm/s against the 500 it had: it
+    stopped short of the door and the hit was lost.  Nothing moved it before the striker
+    reached it."""
+    decel, coin_mm = 0.30 * 9806.65, 19.05
+    place, end = (-106.64, 140.74), (-91.67, 163.08)
+    obs = np.array([[12.0667, *place], [12.1333, -94.2, 150.9]])
+    alone = fit_motion("moons", obs[:, 0], obs[:, 1:], place, end, decel, 0.8,
+                       rested_until=12.0333)
+    u = np.array([0.77, 0.64]) / math.hypot(0.77, 0.64)
+    striker = Motion("2", [Slide(12.0346, tuple(np.asarray(place) - 60.0 * u),
+                                 tuple(700.0 * u), decel, 12.2)], (0.0, 0.0), None)
+    reached = 12.0346 + (700.0 - math.sqrt(700.0 ** 2 - 2 * decel * (60.0 - coin_mm))) / decel
+    struck = _left_when_struck("moons", obs, end, 12.0333, {"moons": alone, "2": striker},
+                               coin_mm, 0.8)
+    assert alone.t_start < reached - 0.02
+    assert struck is not None and struck.t_start == pytest.approx(reached, abs=0.002)
+    assert struck.slides[0].speed0 > 450.0
+    # Left after the striker reached it already: nothing to mend.
+    assert _left_when_struck("moons", obs, end, 12.0333, {"moons": struck, "2": striker},
+                             coin_mm, 0.8) is None
