@@ -281,7 +281,7 @@ def _left_when_struck(coin: str, obs: np.ndarray, end: tuple[float, float] | Non
         if other == coin or lo >= t_first:
             continue
         grid = np.arange(lo, t_first, STRUCK_GRID_S)
-        gap = np.array([math.dist(striker.position(g), start) for g in grid]) - coin_mm
+        gap = np.hypot(*(_positions(striker, grid) - start).T) - coin_mm
         touched = np.flatnonzero(gap <= 0.0)
         if len(touched) and touched[0] > 0:
             t_struck = min(t_struck, float(grid[touched[0]]))
@@ -289,6 +289,15 @@ def _left_when_struck(coin: str, obs: np.ndarray, end: tuple[float, float] | Non
         return None
     return fit_motion(coin, obs[:, 0], obs[:, 1:], motion.start_mm, end,
                       motion.slides[0].decel, noise_mm, rested_until=t_struck)
+
+
+def _positions(motion: Motion, t: np.ndarray) -> np.ndarray:
+    """(N, 2) `Motion.position` at each of the ascending times `t`, a slide at a time."""
+    out = np.tile(np.asarray(motion.start_mm, float), (len(t), 1))
+    for slide in motion.slides:
+        on = t >= slide.t0
+        out[on] = slide.position(t[on])
+    return out
 
 
 def _stopped_unseen(sp: CoinTrackSplit, last: int, dwell_s: float, decel: float,
