@@ -83,6 +83,13 @@ class Slide:
         """How far it has slid by time t."""
         return float(self._path(t))
 
+    def t_at(self, distance_mm: float) -> float:
+        """When it has slid `distance_mm` (at its stop, if it never gets that far)."""
+        v, a = self.speed0, self.decel
+        if a <= 0.0:
+            return self.t0 + distance_mm / v
+        return self.t0 + (v - math.sqrt(max(v * v - 2.0 * a * distance_mm, 0.0))) / a
+
     def position(self, t: float | np.ndarray) -> np.ndarray:
         s = self._path(t)
         if self.speed0 == 0.0:
@@ -211,6 +218,14 @@ class Motion:
             return np.asarray(self.start_mm, float)
         return self.piece_at(t).position(t)
 
+    def positions(self, t: np.ndarray) -> np.ndarray:
+        """(N, 2) `position` at each of the ascending times `t`, a slide at a time."""
+        out = np.tile(np.asarray(self.start_mm, float), (len(t), 1))
+        for slide in self.slides:
+            on = t >= slide.t0
+            out[on] = slide.position(t[on])
+        return out
+
     def breaks(self) -> list[float]:
         """Impact times: where one slide hands over to the next."""
         return [s.t0 for s in self.slides[1:]]
@@ -249,7 +264,7 @@ def fit_motion(coin: str, t: Sequence[float], p: np.ndarray, start_mm: tuple[flo
     # exposure: then it goes, and the frames still at rest before it with it (no slide
     # through them and the later frames fits: the partition would cut them off with the
     # next frame as a slow piece of their own).
-    left = np.flatnonzero(np.hypot(*(p_arr - np.asarray(start_mm)).T) > LAUNCH_AHEAD * noise_mm)
+    left = left_rest(p_arr, start_mm, noise_mm)
     first = int(left[0]) if len(left) else len(t_arr)
     if len(t_arr) > first + MIN_PIECE + 1 and _launched_within(
             t_arr[first:first + MIN_PIECE + 1], p_arr[first:first + MIN_PIECE + 1],
@@ -293,6 +308,12 @@ def fit_motion(coin: str, t: Sequence[float], p: np.ndarray, start_mm: tuple[flo
     if end_mm is None:
         slides[-1] = replace(slides[-1], t_end=max(slides[-1].t_end, t_last))
     return Motion(coin, slides, start_mm, end_mm, seen_from=float(t_arr[0]))
+
+
+def left_rest(p: np.ndarray, start_mm: tuple[float, float], noise_mm: float) -> np.ndarray:
+    """The indices of the centres `p` that have left the resting place `start_mm`: farther
+    than LAUNCH_AHEAD noise widths from it."""
+    return np.flatnonzero(np.hypot(*(p - np.asarray(start_mm)).T) > LAUNCH_AHEAD * noise_mm)
 
 
 def _pieces_fitted(fixed: list[Slide], t: np.ndarray, p: np.ndarray,
@@ -375,13 +396,12 @@ def _stopped_by_impact(slides: list[Slide], fixed: list[Slide], t: np.ndarray, p
     reach = float((end - np.asarray(moving.p0)) @ way)
     if reach <= 0.0 or float(_beside(end - np.asarray(moving.p0), way)) > OFF_WAY_MM:
         return slides  # stopped dead, it stops on its way
-    v, a = moving.speed0, moving.decel
-    tau = (v - math.sqrt(max(v * v - 2.0 * a * reach, 0.0))) / a if a > 0 else reach / v
-    t_hit = min(max(moving.t0 + tau, float(t[k - 1])), float(t[k]))
+    t_hit = min(max(moving.t_at(reach), float(t[k - 1])), float(t[k]))
     stop = moving.position(t_hit)
     rms = math.sqrt(float(np.mean(np.sum((p[k:] - stop) ** 2, axis=1))))
     return [*refit[:-1], replace(moving, t_end=t_hit),
-            Slide(t_hit, (float(stop[0]), float(stop[1])), (0.0, 0.0), a, last.t_end, rms)]
+            Slide(t_hit, (float(stop[0]), float(stop[1])), (0.0, 0.0), moving.decel,
+                  last.t_end, rms)]
 
 
 def _past_rest_mm(slide: Slide, end: np.ndarray) -> float:

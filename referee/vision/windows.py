@@ -17,12 +17,12 @@ import numpy as np
 
 from referee.vision.reconstruct import FlickWindow
 from referee.vision.trajectory import (
-    LAUNCH_AHEAD,
     MAX_SPEED_MM_S,
     Motion,
     Slide,
     fit_motion,
     launch_speed,
+    left_rest,
 )
 
 Track = Sequence[tuple[float, float, float]]
@@ -271,17 +271,17 @@ def _left_when_struck(coin: str, obs: np.ndarray, end: tuple[float, float] | Non
     had, stopped short of door 3, and its hit there was lost)."""
     motion = motions[coin]
     start = np.asarray(motion.start_mm, float)
-    gone = np.flatnonzero(np.hypot(*(obs[:, 1:] - start).T) > LAUNCH_AHEAD * noise_mm)
+    gone = left_rest(obs[:, 1:], motion.start_mm, noise_mm)
     if motion.unseen or not len(gone):
         return None
     t_first = float(obs[gone[0], 0])  # (the first frame that saw it away from its place)
     t_struck = math.inf
     for other, striker in motions.items():
-        lo = max(striker.t_start, rested_until, -1e9)
+        lo = max(striker.t_start, rested_until)
         if other == coin or lo >= t_first:
             continue
         grid = np.arange(lo, t_first, STRUCK_GRID_S)
-        gap = np.hypot(*(_positions(striker, grid) - start).T) - coin_mm
+        gap = np.hypot(*(striker.positions(grid) - start).T) - coin_mm
         touched = np.flatnonzero(gap <= 0.0)
         if len(touched) and touched[0] > 0:
             t_struck = min(t_struck, float(grid[touched[0]]))
@@ -289,15 +289,6 @@ def _left_when_struck(coin: str, obs: np.ndarray, end: tuple[float, float] | Non
         return None
     return fit_motion(coin, obs[:, 0], obs[:, 1:], motion.start_mm, end,
                       motion.slides[0].decel, noise_mm, rested_until=t_struck)
-
-
-def _positions(motion: Motion, t: np.ndarray) -> np.ndarray:
-    """(N, 2) `Motion.position` at each of the ascending times `t`, a slide at a time."""
-    out = np.tile(np.asarray(motion.start_mm, float), (len(t), 1))
-    for slide in motion.slides:
-        on = t >= slide.t0
-        out[on] = slide.position(t[on])
-    return out
 
 
 def _stopped_unseen(sp: CoinTrackSplit, last: int, dwell_s: float, decel: float,

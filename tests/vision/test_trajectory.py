@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
 from referee.vision.trajectory import (
+    Motion,
     Slide,
     _struck_after_first,
     fit_motion,
@@ -22,6 +25,18 @@ def test_slide_stops_after_v_squared_over_2a() -> None:
     end = slide.position(10.0)
     assert end[0] == pytest.approx(1200.0 ** 2 / (2 * DECEL))
     assert np.allclose(slide.velocity(slide.t_stop + 0.1), 0.0)
+
+
+def test_a_slide_says_when_it_has_slid_a_distance_and_a_motion_where_it_is_at_many_times(
+        ) -> None:
+    slide = Slide(1.0, (0.0, 0.0), (1200.0, 0.0), DECEL, 5.0)
+    for t in (1.0, 1.05, 1.2):
+        assert slide.t_at(slide.travelled(t)) == pytest.approx(t)
+    assert slide.t_at(1e6) == pytest.approx(slide.t_stop)  # never that far: its stop
+    bounce = Slide(1.1, tuple(slide.position(1.1)), (-300.0, 200.0), DECEL, 5.0)
+    motion = Motion("moons", [replace(slide, t_end=1.1), bounce], (0.0, 0.0), None)
+    t = np.linspace(0.9, 1.6, 71)
+    assert np.array_equal(motion.positions(t), [motion.position(ti) for ti in t])
 
 
 def test_quadratic_roots_in_range() -> None:
