@@ -437,9 +437,11 @@ class Tracker:
             if k is None:
                 continue
             now = assigned.get(coin)
-            if now is not None and math.dist(detections.center_mm[now],
-                                             track.observations[k].center_mm) < REST_STEP_MM:
-                continue  # seen at rest there now
+            if now is not None and (
+                    math.dist(detections.center_mm[now],
+                              track.observations[k].center_mm) < REST_STEP_MM
+                    or self._in_view(track, detections, now, track.observations[k].t)):
+                continue  # seen at rest there now, or seen itself elsewhere
             look = float(np.mean([np.linalg.norm(v - track.look) for v in chain.looks]))
             if look >= (SLIDE_LOOK if all(chain.streaked) else CARRIED_LOOK) or \
                     (_hand_like(track, detections)[j] and not _long_streaked(chain)):
@@ -449,6 +451,19 @@ class Tracker:
             return None
         assigned.pop(fits[0][0], None)  # what it took now was the fingertip
         return fits[0]
+
+    def _in_view(self, track: CoinTrack, detections: Detections, j: int, since: float
+                 ) -> bool:
+        """Is blob `j`, taken for this coin, the coin itself in view: sharp, whole, with
+        its own look, where no hand came since `since`?  Then a lost slide is not its, even
+        one whose line runs back through its place: what left from there was the coin that
+        struck it, coming back (fast flick at look 424: Suns, unseen in flight, struck Arms
+        and came back along its own line; Arms, nudged 10 mm and seen whole all along, took
+        the slide as a fingertip's, and the two exchanged names for eight frames).  A
+        fingertip taken for a coin is where the hand was."""
+        return bool(not detections.streaked[j] and _looks_comparable(track, detections)
+                    and _itself(track, detections, j, _look_cost(detections.look[j], track))
+                    and not self.hand_came(tuple(detections.center_mm[j]), since))
 
     def _resting(self, coins: list[str]) -> list[np.ndarray]:
         """Where the coins at rest and in view are."""

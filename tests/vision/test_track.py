@@ -637,3 +637,33 @@ def test_a_coin_put_back_on_the_table_s_border_is_read_against_the_border(border
     put_back = _blob((210.2, -422.0), on_border, 1.0)
     tracker.update(70 * dt, put_back)
     assert tracker.update(71 * dt, put_back) == ({"arms": 0} if border_known else {})
+
+
+def test_a_coin_seen_whole_where_no_hand_came_is_not_the_slide_off_its_place() -> None:
+    """Fast flick at look 424: Suns, pale on tan cloth, flicked at 2.6 m/s, unseen in
+    flight, struck Arms and came back along its own line as streaks, which no coin took
+    (Suns was lost where it rested, 380 mm off).  Their line runs back through Arms'
+    place, so they were read as Arms' slide, and Arms' own blob, nudged 10 mm and whole,
+    as a fingertip left behind: the two coins exchanged names for eight frames.  A coin
+    seen itself, where no hand came, is not a slide elsewhere."""
+    dt = 1 / 30
+    suns, arms = np.array([0.8, 0.75, 0.6]), np.array([0.7, 0.7, 0.55])
+    tracker = Tracker({"suns": (-209.3, 0.1), "arms": (209.5, 0.0)}, 0.0, MotionModel(),
+                      looks={"suns": suns, "arms": arms},
+                      hand_came=lambda point, since: point[0] < -150.0)
+    for k in range(1, 4):
+        tracker.update(k * dt, _blob((-209.3, 0.1), suns, 1.0).extended(
+            _blob((209.5, 0.0), arms, 1.0)))
+    for k in range(4, 8):  # Suns under the flicking finger, then unseen in flight
+        tracker.update(k * dt, _blob((209.5, 0.0), arms, 1.0), covered=lambda p: p[0] < -150)
+    tracker.update(8 * dt, _blob((207.1, -0.1), arms, 1.0, 19.0, (-1.0, 0.0)))  # struck
+    back = suns + np.array([-0.15, -0.12, 0.17])  # blurred over the cloth: 0.26 off, and
+    # 0.09 from the hands' colour (skin, of the cloth's)
+    for k, (nudged, centre, direction) in enumerate((
+            ((210.6, -3.8), (174.7, 5.0), (-0.985, 0.173)),
+            ((210.4, -8.6), (133.6, 11.7), (-1.0, 0.004)),
+            ((210.3, -10.4), (91.4, 18.0), (-0.997, 0.072))), start=9):
+        streak = replace(_blob(centre, back, 1.0, 14.0, direction), hand_look=np.array([0.09]))
+        frame = _blob(nudged, arms, 1.0).extended(streak)
+        assigned = tracker.update(k * dt, frame)
+        assert assigned.get("arms") == 0, f"frame {k}: {assigned}"
