@@ -240,6 +240,9 @@ HELD_CONTACT_S = 0.1
 """How long after a pair's contact a crawling re-contact is still that one (`_dedupe`)."""
 RECOIL_MM_S = 50.0
 """A striker leaving backwards this fast after a strike was hit back (not noise)."""
+DRIVEN_BACK_MM = 5.0
+"""A striker at rest this far behind where it struck was driven back (an extrapolated
+contact is a few millimetres out)."""
 COIN_RESTITUTION = 0.9
 """Between two coins (only to time a contact inferred from the speeds it left)."""
 
@@ -498,9 +501,10 @@ def _recontact(window: FlickWindow, striker: str, struck: str, t_touch: float,
     """The struck coin, back from the piece it hit, striking the striker again.
 
     A coin cannot drive back the coin it struck head-on (its velocity along the line of
-    centres stays ≥ 0); when the striker is seen leaving backwards, the struck coin came back
-    from the piece and hit it.  It had `gap_mm` to travel back, at about the speed it gave
-    (equal masses: the striker leaves with (1 + e)/2 of it, e ≈ 0.9 between coins).
+    centres stays ≥ 0); when the striker is seen leaving backwards, or comes to rest behind
+    where it struck (`_driven_back`), the struck coin came back from the piece and hit it.
+    It had `gap_mm` to travel back, at about the speed it gave (equal masses: the striker
+    leaves with (1 + e)/2 of it, e ≈ 0.9 between coins).
     """
     motion = window.motions.get(striker)
     if motion is None:
@@ -509,6 +513,8 @@ def _recontact(window: FlickWindow, striker: str, struck: str, t_touch: float,
     later = [sl for sl in motion.slides[1:]
              if t_touch - window.frame_dt < sl.t0 <= t_touch + 3.0 * window.frame_dt]
     away = max((-float(np.asarray(sl.v0) @ normal) for sl in later), default=0.0)
+    if not later:
+        away = _driven_back(motion, t_touch, normal)
     if away < RECOIL_MM_S:
         return None  # not driven back
     speed = away * 2.0 / (1.0 + COIN_RESTITUTION)
@@ -516,6 +522,21 @@ def _recontact(window: FlickWindow, striker: str, struck: str, t_touch: float,
     return {"t": t, "a": struck, "b": striker, "piece": None, "moving": [struck],
             "speed": speed, "frames": _frames(t, window.frame_dt), "gap": 0.0,
             "confidence": 0.7}
+
+
+def _driven_back(motion: Motion, t_touch: float, normal: np.ndarray) -> float:
+    """The speed a striker unseen after its strike left it with, backwards along the line
+    of centres `normal`, if it came to rest more than DRIVEN_BACK_MM behind where it struck
+    (0 otherwise): it slid that far against friction.  Strike at look 430: black Moons,
+    seen in one frame of three, struck Crowns, which hit tower 3 a centimetre on and came
+    back onto it; Moons was next seen at rest 30 mm behind the strike, and the re-contact
+    was lost."""
+    if motion.end_mm is None:
+        return 0.0
+    back_mm = float((motion.position(t_touch) - np.asarray(motion.end_mm, float)) @ normal)
+    if back_mm <= DRIVEN_BACK_MM:
+        return 0.0
+    return math.sqrt(2.0 * motion.slides[-1].decel * back_mm)
 
 
 def _dedupe(found: list[dict]) -> list[dict]:

@@ -65,6 +65,20 @@ def test_a_strike_is_one_flick_with_its_contact_the_tower_hit_and_the_recoil() -
     assert len(of_type(got, "contact")) == 2
 
 
+def test_a_striker_unseen_after_the_strike_and_at_rest_behind_it_was_struck_back() -> None:
+    """Strike at look 430: black Moons, unseen from a frame before the strike until at
+    rest, 30 mm behind where it struck Crowns: no frame shows it driven back, its resting
+    place does (a coin cannot drive back the coin it struck head-on), so Crowns came back
+    off tower 3 onto it."""
+    session, tracks = observe("strike", 30.0)
+    tracks["moons"] = [o for o in tracks["moons"] if not 2.17 < o[0] < 2.32]
+    got = [e for w in find_windows(tracks, 1 / 30, 0.3) for e in reconstruct(w, LAYOUT)]
+    back = of_type(session.events, "contact")[-1]
+    assert back.moving == ("crowns",)
+    again = [g for g in of_type(got, "contact") if g.moving == back.moving]
+    assert again and abs(again[0].t - back.t) < 0.01
+
+
 def test_tower_hit() -> None:
     session, got = events_from("tower-hit", 30.0)
     true = of_type(session.events, "hit")[0]
