@@ -75,6 +75,13 @@ PAPER_LEVEL = 180.0
 """The empty table's channels' mean above which it is white paper (a tile's face)."""
 SATURATED = 250
 """A channel this bright is taken as clipped by the camera (white paper under a lamp)."""
+CREASE_PX = 2
+"""A hand's faint change runs on across a crease this wide at full resolution, as it does
+at half resolution, to a hand's own area of it (tower hit at look 422: a brown hand on
+taupe cloth, a faint change, lost its palm past the wrist's crease in some frames; the
+knuckles' creases, strong changes, were then taken for a coin it had lifted, flicked into
+tower 1 and off the table).  Not to a coin's faint streak beside the hand: bridged, a cream
+coin flicked from under the fingers stayed under the hand 0.26 s (gate run at look 380)."""
 HAND_COLOUR_APART = 0.2
 """A coin-sized blob near a hand this far from the hands' mean colour (L2, each channel 0-1)
 is a coin, not a fingertip."""
@@ -368,6 +375,7 @@ class CoinDetector:
         self._open = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kernel, kernel))
         close = max(3, round(self.coin_r_px * 0.8) | 1)
         self._close = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (close, close))
+        self._crease = np.ones((CREASE_PX + 1, CREASE_PX + 1), np.uint8)
         self._hand_reach_px = self.coin_r_px * 2.5
         """Blobs mostly this close to a hand are its fingertips (px)."""
         self._touch_px = self.coin_r_px * 1.5
@@ -1154,8 +1162,19 @@ class CoinDetector:
             seeds_full |= tinted[box]
         faint_full = cv2.compare(full_diff[box], faint_level, cv2.CMP_GT) & inner
         faint_full |= seeds_full
-        count, grown_full = cv2.connectedComponents(faint_full, connectivity=8)
+        count, grown_full, stats, _ = cv2.connectedComponentsWithStats(faint_full,
+                                                                       connectivity=8)
         hands[box] = _labelled(grown_full, count, seeds_full)
+        # A hand's own area of faint change past a crease a pixel or two wide is the hand's
+        # too (at half resolution it ran on); a coin's faint streak is not (CREASE_PX).
+        closed = cv2.morphologyEx(faint_full, cv2.MORPH_CLOSE, self._crease) & inner
+        bridged_count, bridged = cv2.connectedComponents(closed, connectivity=8)
+        joined = np.zeros(count, bool)
+        joined[grown_full[_labelled(bridged, bridged_count, seeds_full) > 0]] = True
+        joined &= stats[:, cv2.CC_STAT_AREA] >= self._hand_area_px
+        joined[0] = False
+        if joined.any():
+            hands[box] |= joined[grown_full].view(np.uint8) * np.uint8(255)
         return hands
 
     def _tinted_hands(self, tinted: np.ndarray) -> np.ndarray | None:
