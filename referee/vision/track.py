@@ -254,8 +254,8 @@ class Tracker:
             resting = self._resting(coins)
             diameter = 2.0 * float(detections.radius_mm.max())
             stops = self._stops(t, coins, diameter, resting)
-            pairs = [*stops.values(), *self._touching(t, coins, diameter)]
-            barred = fingered | _merged(detections, pairs)  # (no coin takes these)
+            barred = fingered | _merged(detections, stops.values(), onward=True) | \
+                _merged(detections, self._touching(t, coins, diameter))  # (no coin takes these)
             cost = np.full((len(coins), n), UNMATCHED)
             for i, coin in enumerate(coins):
                 if self.tracks[coin].vague(t) or coin in held:
@@ -477,14 +477,15 @@ class Tracker:
         a resting coin meets it at contact (centres a diameter apart), as coins do not pass
         through each other.  Gating on the unstopped prediction gave the striker the struck
         coin's blob, leaving from under it (fast-flick at 60 fps, look 110: Suns and Arms
-        swapped at the strike)."""
+        swapped at the strike).  A coin unseen since it was seen sliding is held where it
+        was last seen, but its path is the one it was on (`_heading`)."""
         stops: dict[str, tuple[np.ndarray, np.ndarray]] = {}
         for coin in coins:
             track = self.tracks[coin]
-            if track.speed_mm_s < RESTING_MM_S or track.vague(t) or not resting:
+            heading = None if track.vague(t) or not resting else self._heading(track, t)
+            if heading is None:
                 continue
-            start = np.asarray(track.position_mm)
-            path = track.filter.predicted(t)[0][:2] - start
+            start, path = heading
             length = float(np.hypot(*path))
             if length < 1e-9:
                 continue
@@ -501,6 +502,24 @@ class Tracker:
             if best is not None:
                 stops[coin] = (start + best[0] * u, best[1])
         return stops
+
+    def _heading(self, track: CoinTrack, t: float) -> tuple[np.ndarray, np.ndarray] | None:
+        """Where a moving coin is and the path it would slide by `t`; for one held since it
+        was last seen sliding, a frame or more ago, where it was then and the path its last
+        two sightings say (strike at look 343: black Moons, unseen for a frame, reached
+        Crowns, and the two showed as one streak, taken for Crowns leaving backwards; a
+        frame on each took the other's blob)."""
+        if track.speed_mm_s >= RESTING_MM_S:
+            start = np.asarray(track.position_mm, float)
+            return start, track.filter.predicted(t)[0][:2] - start
+        obs = track.observations
+        if len(obs) < 2 or not self._lost(track.coin, t) or obs[-1].t <= obs[-2].t:
+            return None
+        before, last = (np.asarray(o.center_mm, float) for o in obs[-2:])
+        velocity = (last - before) / (obs[-1].t - obs[-2].t)
+        if float(np.hypot(*velocity)) < RESTING_MM_S:
+            return None
+        return last, velocity * (t - obs[-1].t)
 
     def _touching(self, t: float, coins: list[str], diameter: float
                   ) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -897,20 +916,27 @@ _SEGMENT_CENTRE = 2.0 / 3.0 * np.sin(_HALF_ANGLE) ** 3 / (_SEGMENT_SHARE * np.pi
 """...and how far that part's centre lies from the disc's (in radii)."""
 
 
-def _merged(detections: Detections, pairs: Iterable[tuple[np.ndarray, np.ndarray]]
-            ) -> set[int]:
+def _merged(detections: Detections, pairs: Iterable[tuple[np.ndarray, np.ndarray]],
+            onward: bool = False) -> set[int]:
     """Detections that are two coins in one blob: long, along the line between where each
-    of a pair is (a striker where it stops and the resting coin it meets; two coins seen
-    touching), centred within half a radius of their midpoint.  Neither coin is there
-    (capture at look 125: the struck coin took it, moved 9 mm toward the striker before the
-    contact, and read as flicked); both are held for that frame."""
+    of a pair is (two coins seen touching; with `onward`, a striker where it stops and the
+    resting coin it meets), centred within half a radius of their midpoint, or of a point up
+    to half a radius on from it toward the struck coin, which leaves as the striker stops
+    (strike at look 343: 4.9 mm on, 8 ms after the strike).  Neither coin is there (capture
+    at look 125: the struck coin took it, moved 9 mm toward the striker before the contact,
+    and read as flicked); both are held for that frame."""
     merged: set[int] = set()
     for one, other in pairs:
         middle, u = (one + other) / 2.0, other - one
         u = u / max(float(np.hypot(*u)), 1e-9)
-        near = np.hypot(*(detections.center_mm - middle).T) < detections.radius_mm / 2.0
-        along = np.abs(detections.streak_dir @ u) > 0.9
-        merged |= {int(j) for j in np.nonzero(near & along & detections.streaked)[0]}
+        off = detections.center_mm - middle
+        along = off @ u
+        if onward:
+            along = along - np.clip(along, 0.0, detections.radius_mm / 2.0)
+        across = off[:, 0] * u[1] - off[:, 1] * u[0]
+        near = np.hypot(along, across) < detections.radius_mm / 2.0
+        lengthwise = np.abs(detections.streak_dir @ u) > 0.9
+        merged |= {int(j) for j in np.nonzero(near & lengthwise & detections.streaked)[0]}
     return merged
 
 

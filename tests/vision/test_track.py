@@ -667,3 +667,23 @@ def test_a_coin_seen_whole_where_no_hand_came_is_not_the_slide_off_its_place() -
         frame = _blob(nudged, arms, 1.0).extended(streak)
         assigned = tracker.update(k * dt, frame)
         assert assigned.get("arms") == 0, f"frame {k}: {assigned}"
+
+
+def test_a_striker_unseen_for_a_frame_and_the_coin_it_struck_in_one_blob_keep_their_names(
+) -> None:
+    """Strike at look 343: black Moons, seen sliding at 1.2 m/s, was lost for a frame; the
+    next showed it and Crowns, which it had just struck, as one streak 4.9 mm on from the
+    middle between where Moons must stop and Crowns' place.  Crowns took it, as leaving
+    backwards from its place, and a frame on each took the other's blob: the recoil contact
+    was lost and the two exchanged names.  The striker's path runs on while it is unseen,
+    and the blob of the two is neither's."""
+    dt = 1 / 30
+    place = (0.1, 209.6)
+    tracker = Tracker({"moons": (-0.4, 3.8), "crowns": place}, 0.0, MotionModel())
+    for k, y in enumerate((3.8, 3.8, 3.8, 49.1, 91.1, 129.7), start=1):
+        tracker.update(k * dt, seen((-0.3, y), place))
+    tracker.update(7 * dt, seen(place))  # Moons unseen
+    both = Detections(np.array([[-0.3, 204.9]]), np.array([RADIUS]), np.array([20.0]),
+                      np.array([[0.0, 1.0]]))
+    assert tracker.update(8 * dt, both) == {}
+    assert tracker.update(9 * dt, seen((1.2, 209.6), (-1.1, 186.8))) == {"moons": 1, "crowns": 0}
