@@ -470,7 +470,8 @@ def _rebounds(window: FlickWindow, layout: Layout, touches: list[dict]) -> list[
                       "moving": [struck], "speed": speed,
                       "frames": _frames(t_hit, window.frame_dt),
                       "gap": round(gap_mm, 2), "confidence": 0.8})
-        back = _recontact(window, striker, struck, touch["t"], normal, t_hit, gap_mm)
+        back = _recontact(window, striker, struck, touch["t"], normal, t_hit, gap_mm,
+                          rest - normal * layout.coin_mm)
         if back is not None:
             found.append(back)
     return found
@@ -497,12 +498,14 @@ def _frames(t: float, frame_dt: float) -> list[int]:
 
 
 def _recontact(window: FlickWindow, striker: str, struck: str, t_touch: float,
-               normal: np.ndarray, t_hit: float, gap_mm: float) -> dict | None:
+               normal: np.ndarray, t_hit: float, gap_mm: float, struck_from: np.ndarray
+               ) -> dict | None:
     """The struck coin, back from the piece it hit, striking the striker again.
 
     A coin cannot drive back the coin it struck head-on (its velocity along the line of
     centres stays ≥ 0); when the striker is seen leaving backwards, or comes to rest behind
-    where it struck (`_driven_back`), the struck coin came back from the piece and hit it.
+    where it struck (`_driven_back`; `struck_from`: its centre at the contact), the struck
+    coin came back from the piece and hit it.
     It had `gap_mm` to travel back, at about the speed it gave (equal masses: the striker
     leaves with (1 + e)/2 of it, e ≈ 0.9 between coins).
     """
@@ -513,8 +516,8 @@ def _recontact(window: FlickWindow, striker: str, struck: str, t_touch: float,
     later = [sl for sl in motion.slides[1:]
              if t_touch - window.frame_dt < sl.t0 <= t_touch + 3.0 * window.frame_dt]
     away = max((-float(np.asarray(sl.v0) @ normal) for sl in later), default=0.0)
-    if not later:
-        away = _driven_back(motion, t_touch, normal)
+    if away < RECOIL_MM_S:
+        away = _driven_back(motion, struck_from, normal)
     if away < RECOIL_MM_S:
         return None  # not driven back
     speed = away * 2.0 / (1.0 + COIN_RESTITUTION)
@@ -524,16 +527,16 @@ def _recontact(window: FlickWindow, striker: str, struck: str, t_touch: float,
             "confidence": 0.7}
 
 
-def _driven_back(motion: Motion, t_touch: float, normal: np.ndarray) -> float:
-    """The speed a striker unseen after its strike left it with, backwards along the line
-    of centres `normal`, if it came to rest more than DRIVEN_BACK_MM behind where it struck
-    (0 otherwise): it slid that far against friction.  Strike at look 430: black Moons,
-    seen in one frame of three, struck Crowns, which hit tower 3 a centimetre on and came
-    back onto it; Moons was next seen at rest 30 mm behind the strike, and the re-contact
-    was lost."""
+def _driven_back(motion: Motion, struck_from: np.ndarray, normal: np.ndarray) -> float:
+    """The speed a striker no frame saw driven back left its strike with, backwards along
+    the line of centres `normal`, if it came to rest more than DRIVEN_BACK_MM behind where
+    it struck (`struck_from`; 0 otherwise): it slid that far against friction.  Strike at
+    look 430: black Moons, seen in one frame of three, struck Crowns, which hit tower 3 a
+    centimetre on and came back onto it; Moons was next seen at rest 30 mm behind the
+    strike, and the re-contact was lost."""
     if motion.end_mm is None:
         return 0.0
-    back_mm = float((motion.position(t_touch) - np.asarray(motion.end_mm, float)) @ normal)
+    back_mm = float((struck_from - np.asarray(motion.end_mm, float)) @ normal)
     if back_mm <= DRIVEN_BACK_MM:
         return 0.0
     return math.sqrt(2.0 * motion.slides[-1].decel * back_mm)

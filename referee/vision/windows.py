@@ -291,6 +291,11 @@ def _left_when_struck(coin: str, obs: np.ndarray, end: tuple[float, float] | Non
                       motion.slides[0].decel, noise_mm, rested_until=t_struck)
 
 
+STOP_STEPS = 3
+"""How many of a coin's last steps say how fast it went before it was lost
+(`_stopped_unseen`)."""
+
+
 def _stopped_unseen(sp: CoinTrackSplit, last: int, dwell_s: float, decel: float,
                     noise_mm: float) -> np.ndarray:
     """The sightings at rest that end a motion last seen sliding (its sighting `last`), when
@@ -302,13 +307,20 @@ def _stopped_unseen(sp: CoinTrackSplit, last: int, dwell_s: float, decel: float,
     A slow coin's last frames may be hidden by a sleeve passing beside it (fast flick at
     look 367: Suns, at 150 mm/s, taken into the sleeve's blob for four frames, back 1.5 mm
     on at rest): without its rest it was left out of the settled places, and the rules
-    engine forgot it."""
+    engine forgot it.  Its speed is the most that any of its last STOP_STEPS steps leaves
+    it by friction alone: an impact between two sightings makes the last step slow
+    whatever the coin did next (strike at look 380: black Moons, back off Crowns, read
+    13 mm on from the frame before, as if going forward at 129 mm/s; found at rest 19 mm
+    behind, its motion ended unseen and the recoil contact was lost)."""
     a = sp.obs
     nxt = np.flatnonzero(sp.span == sp.span[last] + 1)
     if not len(nxt) or last == 0 or sp.moving[nxt[0]]:
         return a[:0]
-    step = a[last] - a[last - 1]
-    speed = math.hypot(step[1], step[2]) / max(float(step[0]), 1e-9)
+    seen = a[max(0, last - STOP_STEPS):last + 1]
+    steps = np.diff(seen, axis=0)
+    speeds = np.hypot(steps[:, 1], steps[:, 2]) / np.maximum(steps[:, 0], 1e-9)
+    since = a[last, 0] - (seen[1:, 0] + seen[:-1, 0]) / 2.0
+    speed = max(float(np.max(speeds - decel * since)), float(speeds[-1]))
     reach = speed * speed / (2.0 * decel) + MOVED_SIGMAS * noise_mm
     first = a[nxt[0]]
     if math.dist(first[1:], a[nxt[0] - 1, 1:]) > reach or \

@@ -483,6 +483,30 @@ def test_a_coin_lost_in_the_last_frames_of_its_slide_settles_where_it_is_seen_ag
     assert window.motions["suns"].end_mm is None
 
 
+def test_a_coin_lost_just_after_an_impact_rests_where_it_is_seen_again_behind() -> None:
+    """Strike at look 380: black Moons, seen one frame in three, struck Crowns and came
+    back off it; the frame after read it 13 mm on from the one before (129 mm/s, as if
+    going on), then it was lost for eight frames and found at rest 19 mm behind.  No slide
+    at 129 mm/s gets there, so its motion ended unseen and the recoil contact was never
+    looked for; the steps before the impact leave it up to 740 mm/s by friction alone."""
+    rest = [(k / 30, -0.2, -209.7) for k in range(30, 57)]
+    seen = [(61 / 30, -1.0, 5.1), (62 / 30, -0.9, 46.5), (65 / 30, -1.3, 164.6),
+            (68 / 30, -1.3, 177.5)]
+    back = [(k / 30, -4.1, 158.8) for k in range(76, 100)]
+    (window,) = find_windows({"moons": rest + seen + back}, 1 / 30)
+    assert window.motions["moons"].end_mm == pytest.approx((-4.1, 158.8))
+    # With Crowns as it was seen, the recoil: Moons' last slide began before the strike,
+    # so no slide after it shows Moons driven back; its resting place does.
+    crowns = [(k / 30, 0.6, 209.3) for k in range(30, 66)] + [
+        (67 / 30, 0.3, 206.8), (68 / 30, 2.2, 211.7), (69 / 30, 2.4, 211.5),
+        (71 / 30, 2.1, 210.2)] + [(k / 30, 0.2, 208.3) for k in range(75, 100)]
+    (window,) = find_windows({"moons": rest + seen + back, "crowns": crowns}, 1 / 30,
+                             coin_mm=LAYOUT.coin_mm)
+    strike, recoil = (c for c in of_type(reconstruct(window, LAYOUT), "contact"))
+    assert (strike.moving, recoil.moving) == (("moons",), ("crowns",))
+    assert strike.t < recoil.t < strike.t + 0.05
+
+
 def test_a_coin_seen_at_rest_once_before_a_hand_hid_it_rests_where_it_shows_again() -> None:
     """Capture at look 390: Moons, struck by guard 2, bounced off door 3 as the striker's
     hand came over it; the one frame that saw it slow there read 3.4 mm off where it
