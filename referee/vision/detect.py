@@ -1162,18 +1162,21 @@ class CoinDetector:
             seeds_full |= tinted[box]
         faint_full = cv2.compare(full_diff[box], faint_level, cv2.CMP_GT) & inner
         faint_full |= seeds_full
-        count, grown_full, stats, _ = cv2.connectedComponentsWithStats(faint_full,
-                                                                       connectivity=8)
+        count, grown_full = cv2.connectedComponents(faint_full, connectivity=8)
         hands[box] = _labelled(grown_full, count, seeds_full)
         # A hand's own area of faint change past a crease a pixel or two wide is the hand's
         # too (at half resolution it ran on); a coin's faint streak is not (CREASE_PX).
-        closed = cv2.morphologyEx(faint_full, cv2.MORPH_CLOSE, self._crease) & inner
-        bridged_count, bridged = cv2.connectedComponents(closed, connectivity=8)
-        joined = np.zeros(count, bool)
-        joined[grown_full[_labelled(bridged, bridged_count, seeds_full) > 0]] = True
-        joined &= stats[:, cv2.CC_STAT_AREA] >= self._hand_area_px
-        joined[0] = False
-        if joined.any():
+        if cv2.countNonZero(faint_full) - cv2.countNonZero(hands[box]) < self._hand_area_px:
+            return hands  # (most frames: no hand's area of it is left)
+        wide = np.bincount(grown_full.ravel(), minlength=count) >= self._hand_area_px
+        wide[0] = False
+        wide[grown_full[seeds_full > 0]] = False  # (the hand's already)
+        if wide.any():
+            closed = cv2.morphologyEx(faint_full, cv2.MORPH_CLOSE, self._crease) & inner
+            bridged_count, bridged = cv2.connectedComponents(closed, connectivity=8)
+            joined = np.zeros(count, bool)
+            joined[grown_full[_labelled(bridged, bridged_count, seeds_full) > 0]] = True
+            joined &= wide
             hands[box] |= joined[grown_full].view(np.uint8) * np.uint8(255)
         return hands
 
