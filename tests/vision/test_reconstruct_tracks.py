@@ -102,8 +102,6 @@ def test_rest_positions_after_settling() -> None:
 
 
 def test_resting_noise_never_opens_a_flick() -> None:
-    import numpy as np
-
     rng = np.random.default_rng(3)
     track = np.column_stack([np.arange(600) / 60.0, rng.normal(0, 0.3, 600),
                              rng.normal(0, 0.3, 600)])
@@ -244,8 +242,6 @@ def test_a_coin_nudged_too_little_to_be_seen_moving_settles_where_it_now_rests()
 
 
 def test_a_window_keeps_where_a_coin_without_motion_rests_after_it() -> None:
-    import numpy as np
-
     t = np.arange(120) / 30.0
     moons = np.column_stack([t, np.zeros_like(t), np.where(
         t < 1.0, 0.0, np.minimum(600.0 * (t - 1.0), 120.0))])  # 0.2 s at 600 mm/s
@@ -277,8 +273,6 @@ def test_a_coin_at_rest_then_hidden_by_a_hand_before_the_window_closes_keeps_its
     for a few frames while Suns still slid. Where it rests is read right after its own
     motion, not only after the window's end (past the gap its sightings are another span),
     or it was missing from the settled positions as if it had left the table."""
-    import numpy as np
-
     t = np.arange(120) / 30.0
     decel = 0.3 * 9806.65  # the windows' friction
 
@@ -299,8 +293,6 @@ def test_a_coin_lost_for_a_few_frames_early_in_its_slide_settles_where_it_stops(
     """Fast flick at look 141: Suns, lost for four frames while it slid at 2.6 m/s (its
     sightings past the gap another span), came to rest in view; it rests where its last
     sightings end, not off the table (it was missing from the settled positions)."""
-    import numpy as np
-
     t = np.arange(120) / 30.0
     decel = 0.3 * 9806.65
     s = np.clip(t - 1.0, 0.0, 1200.0 / decel)
@@ -317,8 +309,6 @@ def test_a_flick_starts_where_the_coin_rested_not_where_the_fingertip_dragged_it
     """Gate-run at 60 fps, look 100: for the last eight frames at rest a fingertip merged
     into Moons' blob read it up to 2.7 mm back; the slide is anchored at its rest, the
     median of all its sightings since it last moved, not of those eight."""
-    import numpy as np
-
     t = np.arange(240) / 60.0
     y = np.where(t < 1.9, -209.55, -209.55 + 1080.0 * (t - 1.9))
     y[(t >= 1.77) & (t < 1.9)] -= 1.5  # the finger's drag
@@ -462,8 +452,6 @@ def test_a_coin_lost_in_the_last_frames_of_its_slide_settles_where_it_is_seen_ag
     but came back at rest within what it could still slide: it rests there (it was missing
     from the settled places, and the rules engine forgot it). Back after much longer, or
     farther than it could slide, it is still a coin that left the view."""
-    import numpy as np
-
     t = np.arange(120) / 30.0
     decel = 0.3 * 9806.65
     s = np.clip(t - 1.0, 0.0, 1200.0 / decel)
