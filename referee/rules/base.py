@@ -10,9 +10,12 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from referee.events import Event
+
+if TYPE_CHECKING:
+    from referee.layout import Layout
 
 RULING_KINDS: tuple[str, ...] = (
     "score", "bonus", "duty", "capture", "release", "rescue", "illegal", "foul", "place",
@@ -146,6 +149,28 @@ def resolve_options(spec: Sequence[Option], given: dict[str, Any] | None) -> dic
                 f"unknown option {name!r}; valid options: " + ", ".join(sorted(by_name)))
         values[name] = by_name[name].parse(raw)
     return values
+
+
+CastleRoles = tuple[dict[int, str], dict[int, str], dict[str, tuple[str, int]],
+                    dict[str, tuple[str, int]], dict[str, int]]
+
+
+def castle_roles(layout: Layout, knight: str, guard: str) -> CastleRoles:
+    """Whose is what on a castle game's layout, in the game's words for its two coins
+    (Croquetnole's knight and guard, Carroll's soldier and sentinel): each castle's two
+    coins, each coin's role and castle, each line's (gate or door) and each tower's castle."""
+    knight_of = {n: c.knight for n, c in layout.castles.items()}
+    guard_of = {n: c.guard for n, c in layout.castles.items()}
+    role = {}
+    for n in sorted(layout.castles):
+        role[knight_of[n]] = (knight, n)
+        role[guard_of[n]] = (guard, n)
+    line_role = {}
+    for n, c in layout.castles.items():
+        line_role[c.gate] = ("gate", n)
+        line_role[c.door] = ("door", n)
+    tower_castle = {c.tower: n for n, c in layout.castles.items()}
+    return knight_of, guard_of, role, line_role, tower_castle
 
 
 def parse_option_args(args: Iterable[str]) -> dict[str, str]:

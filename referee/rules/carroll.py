@@ -34,7 +34,7 @@ from referee.geometry import dist, in_contact
 from referee.layout import Layout, load_layout
 from referee.layouts_carroll import COLOURS_4, COLOURS_5, GAME, CarrollSpots, build_layout
 from referee.layouts_carroll import carroll_spots as layout_spots
-from referee.rules.base import OptionError, register, resolve_options
+from referee.rules.base import OptionError, castle_roles, register, resolve_options
 from referee.rules.carroll_options import OPTIONS
 from referee.rules.carroll_text import CLAUSES
 from referee.rules.croquetnole import (
@@ -106,17 +106,8 @@ class CarrollCastleCroquet(CastleCroquetnole):
         self.players = players
         self.layout = layout
         self.castles = sorted(layout.castles)
-        self.knight_of = {n: c.knight for n, c in layout.castles.items()}
-        self.guard_of = {n: c.guard for n, c in layout.castles.items()}
-        self.role: dict[str, tuple[str, int]] = {}
-        for n in self.castles:
-            self.role[self.knight_of[n]] = ("soldier", n)
-            self.role[self.guard_of[n]] = ("sentinel", n)
-        self.line_role: dict[str, tuple[str, int]] = {}
-        for n, c in layout.castles.items():
-            self.line_role[c.gate] = ("gate", n)
-            self.line_role[c.door] = ("door", n)
-        self.tower_castle = {c.tower: n for n, c in layout.castles.items()}
+        self.knight_of, self.guard_of, self.role, self.line_role, self.tower_castle = \
+            castle_roles(layout, "soldier", "sentinel")
         self.dummies: set[int] = set()
         self.playing = list(self.castles)
         self.schedule = ([(n, "soldier") for n in self.castles]

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 
 from referee import events as ev
 from referee.rules.carroll import CarrollCastleCroquet, CarrollState
-from referee.rules.random_streams import Clock
+from referee.rules.random_streams import Clock, chaotic, name_draws
 
 COINS_4 = ("moons", "suns", "crowns", "arms", "ace", "2", "3", "4")
 COINS_5 = (*COINS_4, "null", "5")
@@ -33,49 +33,28 @@ def _names(players: int) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, .
 
 
 def chaotic_stream(seed: int, length: int, players: int = 4) -> list[ev.Event]:
-    """`length` random but well-formed events with non-decreasing times."""
-    rng = random.Random(seed)
+    """`length` random but well-formed events of this game (`random_streams.chaotic`)."""
     coins, lines, pieces = _names(players)
-    out: list[ev.Event] = []
-    t = 0.0
-    for _ in range(length):
-        t += rng.choice((0.0, 0.01, 0.2, 1.0))
-        kind = rng.choice(("flick", "flick", "cross", "cross", "cross", "contact", "contact",
-                           "hit", "off_table", "settled", "settled", "place", "declare",
-                           "face", "tile_moved", "lift"))
-        coin = rng.choice(coins)
-        if kind == "flick":
-            out.append(ev.Flick(t, coin))
-        elif kind == "cross":
-            out.append(ev.Cross(t, coin, rng.choice(lines), rng.choice("+-"),
-                                uncertain=rng.random() < 0.05))
-        elif kind == "contact":
-            other = rng.choice([c for c in coins if c != coin])
-            out.append(ev.Contact(t, coin, other, (coin,)))
-        elif kind == "hit":
-            out.append(ev.Hit(t, coin, rng.choice(pieces)))
-        elif kind == "off_table":
-            out.append(ev.OffTable(t, coin, (rng.uniform(-420, 420), rng.choice((-431.8,
-                                                                                 431.8)))))
-        elif kind == "settled":
-            positions = None
-            if rng.random() < 0.3:
-                positions = {c: (rng.uniform(-400, 400), rng.uniform(-400, 400))
-                             for c in rng.sample(coins, 3)}
-            out.append(ev.Settled(t, positions))
-        elif kind == "place":
-            out.append(ev.Place(t, coin, (rng.uniform(-400, 400), rng.uniform(-400, 400))))
-        elif kind == "declare":
-            what = rng.choice(("croquet", "croquet", "end_play", "number"))
-            out.append(ev.Declare(t, rng.randint(1, players), what,
-                                  option=rng.randint(0, 3) if what == "croquet" else None))
-        elif kind == "face":
-            out.append(ev.Face(t, coin, rng.choice(("null", coin))))
-        elif kind == "tile_moved":
-            out.append(ev.TileMoved(t, rng.choice(pieces), rng.uniform(0, 10)))
-        else:
-            out.append(ev.Lift(t, coin))
-    return out
+
+    def settled(rng: random.Random, t: float, coin: str) -> ev.Event:
+        positions = None
+        if rng.random() < 0.3:
+            positions = {c: (rng.uniform(-400, 400), rng.uniform(-400, 400))
+                         for c in rng.sample(coins, 3)}
+        return ev.Settled(t, positions)
+
+    def declare(rng: random.Random, t: float, coin: str) -> ev.Event:
+        what = rng.choice(("croquet", "croquet", "end_play", "number"))
+        return ev.Declare(t, rng.randint(1, players), what,
+                          option=rng.randint(0, 3) if what == "croquet" else None)
+
+    return chaotic(seed, length, (
+        "flick", "flick", "cross", "cross", "cross", "contact", "contact", "hit", "off_table",
+        "settled", "settled", "place", "declare", "face", "tile_moved", "lift"), coins, {
+        **name_draws(coins, lines, pieces),
+        "off_table": lambda rng, t, coin: ev.OffTable(
+            t, coin, (rng.uniform(-420, 420), rng.choice((-431.8, 431.8)))),
+        "settled": settled, "declare": declare})
 
 
 def plausible_game(seed: int, max_events: int = 6000, skill: float = 0.6,

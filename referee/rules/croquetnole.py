@@ -27,6 +27,7 @@ from referee.geometry import (
 from referee.layout import Layout, castle_croquetnole_layout, load_layout
 from referee.rules.base import (
     OptionError,
+    castle_roles,
     register,
     resolve_options,
 )
@@ -75,17 +76,8 @@ class CastleCroquetnole:
                               f"{len(layout.castles)}")
         self.layout = layout
         self.castles = sorted(layout.castles)
-        self.knight_of = {n: c.knight for n, c in layout.castles.items()}
-        self.guard_of = {n: c.guard for n, c in layout.castles.items()}
-        self.role: dict[str, tuple[str, int]] = {}
-        for n in self.castles:
-            self.role[self.knight_of[n]] = ("knight", n)
-            self.role[self.guard_of[n]] = ("guard", n)
-        self.line_role: dict[str, tuple[str, int]] = {}
-        for n, c in layout.castles.items():
-            self.line_role[c.gate] = ("gate", n)
-            self.line_role[c.door] = ("door", n)
-        self.tower_castle = {c.tower: n for n, c in layout.castles.items()}
+        self.knight_of, self.guard_of, self.role, self.line_role, self.tower_castle = \
+            castle_roles(layout, "knight", "guard")
         self.dummies = self._parse_dummies(o["dummy_castles"])
         if o["two_castles_per_player"] and self.dummies:
             raise OptionError("options dummy_castles and two_castles_per_player exclude each other")

@@ -12,7 +12,7 @@ numpy):
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 
 from referee import events as ev
 from referee.rules.croquetnole import CastleCroquetnole, CroquetnoleState
@@ -22,45 +22,62 @@ LINES = tuple(f"{k}-{i}" for i in range(1, 5) for k in ("gate", "door"))
 PIECES = (*(f"tower-{i}" for i in range(1, 5)), "post-12", "door-3-a")
 
 
-def chaotic_stream(seed: int, length: int) -> list[ev.Event]:
-    """`length` random but well-formed events with non-decreasing times."""
+Draw = Callable[[random.Random, float, str], ev.Event]
+"""One random event of a kind: from the stream's generator, at time t, naming a coin."""
+
+
+def chaotic(seed: int, length: int, kinds: Sequence[str], coins: Sequence[str],
+            draws: Mapping[str, Draw]) -> list[ev.Event]:
+    """`length` random but well-formed events with non-decreasing times, as a fuzzer would
+    send: each of a kind drawn from `kinds` (a kind named twice comes twice as often), about a
+    coin drawn from `coins`, made by that kind's `draws`.  Every game's `chaotic_stream`."""
     rng = random.Random(seed)
     out: list[ev.Event] = []
     t = 0.0
     for _ in range(length):
         t += rng.choice((0.0, 0.01, 0.2, 1.0))
-        kind = rng.choice(("flick", "cross", "cross", "contact", "hit", "off_table", "settled",
-                           "settled", "place", "declare", "face", "tile_moved", "lift", "hold"))
-        coin = rng.choice(COINS)
-        if kind == "flick":
-            out.append(ev.Flick(t, coin))
-        elif kind == "cross":
-            out.append(ev.Cross(t, coin, rng.choice(LINES), rng.choice("+-"),
-                                uncertain=rng.random() < 0.05))
-        elif kind == "contact":
-            other = rng.choice([c for c in COINS if c != coin])
-            out.append(ev.Contact(t, coin, other, (coin,)))
-        elif kind == "hit":
-            out.append(ev.Hit(t, coin, rng.choice(PIECES)))
-        elif kind == "off_table":
-            out.append(ev.OffTable(t, coin, (rng.uniform(-500, 500), rng.choice((-431.8, 431.8)))))
-        elif kind == "settled":
-            out.append(ev.Settled(t))
-        elif kind == "place":
-            out.append(ev.Place(t, coin, (rng.uniform(-400, 400), rng.uniform(-400, 400))))
-        elif kind == "declare":
-            what = rng.choice(("croquet", "end_play", "end_play", "number"))
-            out.append(ev.Declare(t, rng.randint(1, 4), what,
-                                  kind=rng.randint(0, 6) if what == "croquet" else None))
-        elif kind == "face":
-            out.append(ev.Face(t, coin, rng.choice(("null", coin))))
-        elif kind == "tile_moved":
-            out.append(ev.TileMoved(t, rng.choice(PIECES), rng.uniform(0, 10)))
-        elif kind == "lift":
-            out.append(ev.Lift(t, coin))
-        else:
-            out.append(ev.Hold(t, coin))
+        kind = rng.choice(kinds)
+        coin = rng.choice(coins)
+        out.append(draws[kind](rng, t, coin))
     return out
+
+
+def name_draws(coins: Sequence[str], lines: Sequence[str], pieces: Sequence[str]
+               ) -> dict[str, Draw]:
+    """The draws every game makes alike, from its coins, lines and pieces (a game replaces
+    those it makes otherwise)."""
+    return {
+        "flick": lambda rng, t, coin: ev.Flick(t, coin),
+        "cross": lambda rng, t, coin: ev.Cross(t, coin, rng.choice(lines), rng.choice("+-"),
+                                               uncertain=rng.random() < 0.05),
+        "contact": lambda rng, t, coin: ev.Contact(
+            t, coin, rng.choice([c for c in coins if c != coin]), (coin,)),
+        "hit": lambda rng, t, coin: ev.Hit(t, coin, rng.choice(pieces)),
+        "settled": lambda rng, t, coin: ev.Settled(t),
+        "place": lambda rng, t, coin: ev.Place(t, coin, (rng.uniform(-400, 400),
+                                                         rng.uniform(-400, 400))),
+        "face": lambda rng, t, coin: ev.Face(t, coin, rng.choice(("null", coin))),
+        "tile_moved": lambda rng, t, coin: ev.TileMoved(t, rng.choice(pieces),
+                                                        rng.uniform(0, 10)),
+        "lift": lambda rng, t, coin: ev.Lift(t, coin),
+        "hold": lambda rng, t, coin: ev.Hold(t, coin),
+    }
+
+
+def chaotic_stream(seed: int, length: int) -> list[ev.Event]:
+    """`length` random but well-formed Castle Croquetnole events (`chaotic`)."""
+    def declare(rng: random.Random, t: float, coin: str) -> ev.Event:
+        what = rng.choice(("croquet", "end_play", "end_play", "number"))
+        return ev.Declare(t, rng.randint(1, 4), what,
+                          kind=rng.randint(0, 6) if what == "croquet" else None)
+
+    return chaotic(seed, length, (
+        "flick", "cross", "cross", "contact", "hit", "off_table", "settled", "settled", "place",
+        "declare", "face", "tile_moved", "lift", "hold"), COINS, {
+        **name_draws(COINS, LINES, PIECES),
+        "off_table": lambda rng, t, coin: ev.OffTable(
+            t, coin, (rng.uniform(-500, 500), rng.choice((-431.8, 431.8)))),
+        "declare": declare})
 
 
 class Clock:

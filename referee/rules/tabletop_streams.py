@@ -17,7 +17,7 @@ from collections.abc import Iterator
 
 from referee import events as ev
 from referee.geometry import Point
-from referee.rules.random_streams import Clock
+from referee.rules.random_streams import Clock, chaotic, name_draws
 from referee.rules.tabletop import TabletopCroquet, TabletopState
 from referee.rules.tabletop_model import item_name
 
@@ -27,47 +27,32 @@ PIECES = ("endpost-left", "endpost-right", "wicket-4-a", "wicket-8-b")
 
 def chaotic_stream(seed: int, length: int, coins: tuple[str, ...] = ("moons", "suns", "arms"),
                    players: int = 3) -> list[ev.Event]:
-    """`length` random but well-formed events with non-decreasing times."""
-    rng = random.Random(seed)
-    out: list[ev.Event] = []
-    t = 0.0
-    for _ in range(length):
-        t += rng.choice((0.0, 0.01, 0.2, 1.0))
-        kind = rng.choice(("flick", "flick", "cross", "cross", "contact", "hit", "off_table",
-                           "settled", "settled", "place", "declare", "face", "tile_moved",
-                           "lift", "hold"))
-        coin = rng.choice(coins)
-        if kind == "flick":
-            out.append(ev.Flick(t, coin, finger_ms=rng.choice((None, 40.0, 400.0))))
-        elif kind == "cross":
-            out.append(ev.Cross(t, coin, rng.choice(LINES), rng.choice("+-"),
-                                uncertain=rng.random() < 0.05))
-        elif kind == "contact":
-            other = rng.choice([c for c in coins if c != coin])
-            out.append(ev.Contact(t, coin, other, (coin,), speed=rng.choice((None, 5.0, 90.0))))
-        elif kind == "hit":
-            out.append(ev.Hit(t, coin, rng.choice(PIECES)))
-        elif kind == "off_table":
-            out.append(ev.OffTable(t, coin, (rng.uniform(-700, 700), rng.choice((-457.2, 457.2)))))
-        elif kind == "settled":
-            positions = ({c: (rng.uniform(-600, 600), rng.uniform(-300, 300)) for c in coins}
-                         if rng.random() < 0.5 else None)
-            out.append(ev.Settled(t, positions))
-        elif kind == "place":
-            out.append(ev.Place(t, coin, (rng.uniform(-600, 600), rng.uniform(-300, 300))))
-        elif kind == "declare":
-            what = rng.choice(("action", "action", "rover", "poison", "end_play", "croquet"))
-            out.append(ev.Declare(t, rng.randint(1, players), what,
-                                  option=rng.randint(0, 5) if what == "action" else None))
-        elif kind == "face":
-            out.append(ev.Face(t, coin, rng.choice(("null", coin))))
-        elif kind == "tile_moved":
-            out.append(ev.TileMoved(t, rng.choice(PIECES), rng.uniform(0, 10)))
-        elif kind == "lift":
-            out.append(ev.Lift(t, coin))
-        else:
-            out.append(ev.Hold(t, coin))
-    return out
+    """`length` random but well-formed events of this game (`random_streams.chaotic`)."""
+    def spot(rng: random.Random) -> Point:
+        return (rng.uniform(-600, 600), rng.uniform(-300, 300))
+
+    def settled(rng: random.Random, t: float, coin: str) -> ev.Event:
+        return ev.Settled(t, {c: spot(rng) for c in coins} if rng.random() < 0.5 else None)
+
+    def declare(rng: random.Random, t: float, coin: str) -> ev.Event:
+        what = rng.choice(("action", "action", "rover", "poison", "end_play", "croquet"))
+        return ev.Declare(t, rng.randint(1, players), what,
+                          option=rng.randint(0, 5) if what == "action" else None)
+
+    return chaotic(seed, length, (
+        "flick", "flick", "cross", "cross", "contact", "hit", "off_table", "settled", "settled",
+        "place", "declare", "face", "tile_moved", "lift", "hold"), coins, {
+        **name_draws(coins, LINES, PIECES),
+        "flick": lambda rng, t, coin: ev.Flick(t, coin, finger_ms=rng.choice((None, 40.0,
+                                                                              400.0))),
+        "contact": lambda rng, t, coin: ev.Contact(
+            t, coin, rng.choice([c for c in coins if c != coin]), (coin,),
+            speed=rng.choice((None, 5.0, 90.0))),
+        "off_table": lambda rng, t, coin: ev.OffTable(
+            t, coin, (rng.uniform(-700, 700), rng.choice((-457.2, 457.2)))),
+        "settled": settled,
+        "place": lambda rng, t, coin: ev.Place(t, coin, spot(rng)),
+        "declare": declare})
 
 
 def _spot_past(game: TabletopCroquet, item: str, rng: random.Random) -> Point:
