@@ -112,11 +112,6 @@ OCCLUDED_OUTLINE = 0.25
 OCCLUDED_MOVED_PX = 1.0
 """A circle this near the centroid leaves it as measured: the blob is the coin's, or near
 enough, and its weighted centroid is the finer (the fitted outline is whole pixels)."""
-DARK_OUTLINE_RADII = (0.7, 1.05)
-"""A dark coin's outline circle (`_Patches._dark_outline_centre`) is kept when its radius is
-this share of the start spots' coin's (its faint rim shows a little less of it)..."""
-DARK_OUTLINE_ROUNDS = 3
-"""...fitted again this many times through the outline's points on the last fit."""
 OCCLUDED_FIT_PX = 0.75
 """How far (px) the outline fitted may miss the coin's circle, and the blob stick out of it."""
 COMPACT_STREAK_WIDTH = 1.25
@@ -1980,41 +1975,9 @@ class _Patches:
         weights = _centre_weights(filled, change, det.config.threshold,
                                   cv2.dilate(filled, None))
         colour = _mean_look(self.crop[grown], filled, self.gain)
-        out = []
-        for cx, cy, streak, direction in det._measure(filled, weights,
-                                                      min(area, det.coin_area_px)):
-            if streak == 0.0:
-                cx, cy = self._dark_outline_centre(filled, cx, cy)
-            out.append((area, cx + gx, cy + gy, streak, direction, colour, False))
-        return out
-
-    def _dark_outline_centre(self, filled: np.ndarray, cx: float, cy: float
-                             ) -> tuple[float, float]:
-        """The centre of a dark coin at rest (its filled blob, centroid cx, cy): the circle
-        through most of its outline, of the radius that outline has.
-
-        Where a stretch of its rim is lit a shade paler it fails the shadow test, and the
-        blob lacks a cap there: its centroid moves away from it (black Moons beside tower 1
-        at look 107, 1.4 mm; on dark grey felt at its start spot, 1.0 mm).  The cap's chord
-        is no part of the coin's circle, so the circle is the one through most of the
-        outline at the coin's radius (as for a coin partly hidden, `_occluded_centre`),
-        then fitted through those points with its radius free (the rim's faint edge makes
-        a dark coin's blob smaller than a pale one's).  Kept when that radius is a coin's
-        (`DARK_OUTLINE_RADII`) and the whole blob lies within the circle."""
-        contours, _ = cv2.findContours(filled, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-        outline = max(contours, key=len).reshape(-1, 2).astype(float)
-        radius = np.sqrt(self.det.coin_area_px / np.pi) - 0.5  # outline pixels lie inside
-        on, _ = _most_on_circle(outline, cx, cy, radius)
-        for _ in range(DARK_OUTLINE_ROUNDS):  # the points on the circle of its own radius
-            if on.sum() < 3:
-                return cx, cy
-            centre, fitted = _circle_fit(outline[on])
-            on = np.abs(np.hypot(*(outline - centre).T) - fitted) < OCCLUDED_FIT_PX
-        lo, hi = DARK_OUTLINE_RADII
-        if not lo * radius <= fitted <= hi * radius or \
-                (np.hypot(*(outline - centre).T) - fitted).max() > 2.0 * OCCLUDED_FIT_PX:
-            return cx, cy
-        return float(centre[0]), float(centre[1])
+        return [(area, cx + gx, cy + gy, streak, direction, colour, False)
+                for cx, cy, streak, direction in det._measure(
+                    filled, weights, min(area, det.coin_area_px))]
 
 
 class _HandReach:
@@ -2057,14 +2020,6 @@ def _most_on_circle(points: np.ndarray, cx: float, cy: float, radius: float
                            points[None, :, 1] - centres[:, None, 1]) - radius)
     best = int(np.argmax((miss < OCCLUDED_FIT_PX).sum(axis=1)))
     return miss[best] < OCCLUDED_FIT_PX, centres[best]
-
-
-def _circle_fit(points: np.ndarray) -> tuple[np.ndarray, float]:
-    """The circle nearest the points, centre and radius (Kåsa's algebraic least squares: one
-    linear solve; biased on short arcs, small on the most of a circle it is given here)."""
-    a = np.column_stack([2.0 * points, np.ones(len(points))])
-    (x, y, c), *_ = np.linalg.lstsq(a, (points ** 2).sum(axis=1), rcond=None)
-    return np.array([x, y]), float(np.sqrt(max(c + x * x + y * y, 0.0)))
 
 
 def _circle_through(points: np.ndarray, start: np.ndarray, radius: float) -> np.ndarray:
