@@ -1898,10 +1898,15 @@ class _Patches:
         radius = np.sqrt(det.coin_area_px / np.pi) - 0.5  # outline pixels lie inside the edge
         if len(p) < OCCLUDED_OUTLINE * 2.0 * np.pi * radius:
             return cx, cy
-        on, start = _most_on_circle(p, cx, cy, radius)
+        steps = np.arange(-radius, radius + 0.125, 0.25)
+        centres = np.stack(np.meshgrid(cx + steps, cy + steps), axis=-1).reshape(-1, 2)
+        miss = np.abs(np.hypot(p[None, :, 0] - centres[:, None, 0],
+                               p[None, :, 1] - centres[:, None, 1]) - radius)
+        best = int(np.argmax((miss < OCCLUDED_FIT_PX).sum(axis=1)))
+        on = miss[best] < OCCLUDED_FIT_PX
         if on.sum() < OCCLUDED_OUTLINE * 2.0 * np.pi * radius:
             return cx, cy
-        c = _circle_through(p[on], start, radius)
+        c = _circle_through(p[on], centres[best], radius)
         if (np.hypot(*(outline - c).T) - radius).max() > 2.0 * OCCLUDED_FIT_PX or \
                 np.hypot(c[0] - cx, c[1] - cy) < OCCLUDED_MOVED_PX:
             return cx, cy  # no one coin's outline, or hardly hidden
@@ -1936,14 +1941,10 @@ class _Patches:
         # would join them (capture at look 422: a tile's shaded side 4 px off Ace's rim, 3
         # px wide, pulled it 3.2 mm toward the tile).
         _, parts = cv2.connectedComponents(cv2.dilate(changed, None), connectivity=8)
-        art = parts[uy:uy + up.shape[0], ux:ux + up.shape[1]]
-        ours = np.unique(art[up[:art.shape[0], :art.shape[1]] > 0])
-        changed[~np.isin(parts, ours[ours > 0])] = 0
+        changed[~np.isin(parts, _labels_under(parts, up, ux, uy))] = 0
         fg = det._opened_closed(changed, det._open, det._close)
         _, labels, stats, _ = cv2.connectedComponentsWithStats(fg, connectivity=8)
-        under = labels[uy:uy + up.shape[0], ux:ux + up.shape[1]]
-        ks = np.unique(under[up[:under.shape[0], :under.shape[1]] > 0])
-        ks = ks[ks > 0]
+        ks = _labels_under(labels, up, ux, uy)
         if len(ks) != 1:
             return []
         k = int(ks[0])
@@ -2010,16 +2011,12 @@ def _largest_left(part: np.ndarray, opening: np.ndarray) -> tuple[np.ndarray, in
     return labels == k, int(stats[k, cv2.CC_STAT_AREA])
 
 
-def _most_on_circle(points: np.ndarray, cx: float, cy: float, radius: float
-                    ) -> tuple[np.ndarray, np.ndarray]:
-    """Which of the points lie on the circle of `radius` through most of them, and its
-    centre, searched on a grid a quarter pixel apart about (cx, cy)."""
-    steps = np.arange(-radius, radius + 0.125, 0.25)
-    centres = np.stack(np.meshgrid(cx + steps, cy + steps), axis=-1).reshape(-1, 2)
-    miss = np.abs(np.hypot(points[None, :, 0] - centres[:, None, 0],
-                           points[None, :, 1] - centres[:, None, 1]) - radius)
-    best = int(np.argmax((miss < OCCLUDED_FIT_PX).sum(axis=1)))
-    return miss[best] < OCCLUDED_FIT_PX, centres[best]
+def _labels_under(labels: np.ndarray, mask: np.ndarray, x: int, y: int) -> np.ndarray:
+    """The components of `labels` (0: none) under the nonzero pixels of `mask`, laid at
+    (x, y) of it."""
+    under = labels[y:y + mask.shape[0], x:x + mask.shape[1]]
+    found = np.unique(under[mask[:under.shape[0], :under.shape[1]] > 0])
+    return found[found > 0]
 
 
 def _circle_through(points: np.ndarray, start: np.ndarray, radius: float) -> np.ndarray:

@@ -125,6 +125,27 @@ def test_a_black_coin_on_navy_cloth_is_a_coin_and_a_shadow_is_not(
     assert len(found) == len(spots) + 1
 
 
+BLACK_ON_GREY = (120.3, 60.6)
+"""Where `black_coin_on_dark_grey` puts its coin (mm)."""
+
+
+def black_coin_on_dark_grey(shadows: tuple = ()) -> tuple[CoinDetector, dict, np.ndarray]:
+    """A detector that learnt dark grey felt with pale coins on the start spots, the spots,
+    and a frame with a black coin at BLACK_ON_GREY (the felt at 0.58 of its light in every
+    channel), its light art a third of its width, and `shadows` (as `frame` takes them)."""
+    dark_grey, black = (52, 51, 53), (30, 30, 31)
+    spots = start_spots(LAYOUT)
+    det = CoinDetector(mapping(), LAYOUT, SIZE)
+    det.learn_empty_table(frame({p: LIGHT_COIN for p in spots.values()}, 0, cloth=dark_grey),
+                          spots.values())
+    image = frame({p: LIGHT_COIN for p in spots.values()} | {BLACK_ON_GREY: black}, 2,
+                  shadows=shadows, cloth=dark_grey)
+    x, y, s = to_px(BLACK_ON_GREY)
+    cv2.circle(image, (x, y), round(LAYOUT.coin_mm / 6 * SCALE * 16), LIGHT_COIN, -1,
+               cv2.LINE_AA, s)
+    return det, spots, image
+
+
 @pytest.mark.parametrize("own_shadow_mm", [0.0, 4.0])
 def test_a_black_coin_on_dark_grey_cloth_that_dims_it_like_a_shadow_is_found_by_its_art(
         own_shadow_mm: float) -> None:
@@ -133,19 +154,10 @@ def test_a_black_coin_on_dark_grey_cloth_that_dims_it_like_a_shadow_is_found_by_
     its own soft shadow, 4 mm about it (Moons at look 133, near-black on brown cloth:
     with it, a round "coin" of 1.5 coins' area, and both its flicks were lost), it is
     still found, at the middle of the coin and its shadow (0.3 mm off centre here)."""
-    dark_grey, black = (52, 51, 53), (30, 30, 31)
-    spots = start_spots(LAYOUT)
-    det = CoinDetector(mapping(), LAYOUT, SIZE)
-    det.learn_empty_table(frame({p: LIGHT_COIN for p in spots.values()}, 0, cloth=dark_grey),
-                          spots.values())
-    coin = (120.3, 60.6)
+    coin = BLACK_ON_GREY
     own = (((coin[0] + 0.3, coin[1]), LAYOUT.coin_mm / 2 + own_shadow_mm, 0.42),)
-    image = frame({p: LIGHT_COIN for p in spots.values()} | {coin: black}, 2,
-                  shadows=(((-150.0, 60.0), LAYOUT.coin_mm / 2, 0.42),
-                           *(own if own_shadow_mm else ())), cloth=dark_grey)
-    x, y, s = to_px(coin)
-    cv2.circle(image, (x, y), round(LAYOUT.coin_mm / 6 * SCALE * 16), LIGHT_COIN, -1,
-               cv2.LINE_AA, s)
+    det, spots, image = black_coin_on_dark_grey(
+        (((-150.0, 60.0), LAYOUT.coin_mm / 2, 0.42), *(own if own_shadow_mm else ())))
     found, _ = det.detect(image)
     assert nearest(found.center_mm, coin) < (0.4 if own_shadow_mm else 0.3)
     assert nearest(found.center_mm, (-150.0, 60.0)) > LAYOUT.coin_mm  # a shadow alone
@@ -156,20 +168,11 @@ def test_a_black_coin_on_dark_grey_cloth_that_dims_it_like_a_shadow_is_found_by_
 def test_a_thin_shaded_strip_beside_a_black_coin_is_not_part_of_it(gap_px: int) -> None:
     """Capture at look 422: black Ace at rest beside door 1, its rim read as the cloth's
     shadow; once a hand had passed, the tile's shaded side a few pixels off dimmed the cloth
-    in a strip 2 px wide, the closing joined it to the coin's art and rim, and Ace read
+    in a strip 3 px wide, the closing joined it to the coin's art and rim, and Ace read
     3.2 mm toward the tile for 20 frames.  The shadow that is the coin's rim meets its art;
     a strip apart from both is none of it."""
-    dark_grey, black = (52, 51, 53), (30, 30, 31)
-    spots = start_spots(LAYOUT)
-    det = CoinDetector(mapping(), LAYOUT, SIZE)
-    det.learn_empty_table(frame({p: LIGHT_COIN for p in spots.values()}, 0, cloth=dark_grey),
-                          spots.values())
-    coin = (120.3, 60.6)
-    image = frame({p: LIGHT_COIN for p in spots.values()} | {coin: black}, 2,
-                  cloth=dark_grey)
-    x, y, s = to_px(coin)
-    cv2.circle(image, (x, y), round(LAYOUT.coin_mm / 6 * SCALE * 16), LIGHT_COIN, -1,
-               cv2.LINE_AA, s)
+    coin = BLACK_ON_GREY
+    det, spots, image = black_coin_on_dark_grey()
     px, py = mapping().to_pixels(np.asarray([coin], float))[0]
     left = px + LAYOUT.coin_mm / 2 * SCALE + gap_px
     strip = np.zeros(image.shape[:2], np.uint8)
@@ -190,7 +193,6 @@ def test_a_thin_shaded_strip_beside_a_black_coin_is_not_part_of_it(gap_px: int) 
     # channel within the noise of one k, all of them tinted alike (look 230)
     ((40, 40, 40), (24, 27, 24), True),  # a shadow on dark cloth, within the noise
     ((240, 242, 245), (200, 218, 228), True),  # a pale coin dimming a tower's white top
-
     ((240, 242, 245), (150, 200, 230), False),  # a coloured one
 ])
 def test_a_shadow_dims_every_channel_alike(detector: CoinDetector, table: tuple[int, ...],
