@@ -463,7 +463,7 @@ class CoinDetector:
         cloth = cv2.inpaint(blurred, hole | tiles, radius, cv2.INPAINT_TELEA)
         band &= near & ~tiles  # the tile's side and shadow on the cloth
         lit = cv2.inpaint(blurred, hole | tiles | band, radius, cv2.INPAINT_TELEA)
-        cloth[band == 0] = lit[band == 0]
+        cloth = cv2.copyTo(lit, cv2.compare(band, 0, cv2.CMP_EQ), cloth)
         reads_cloth = cv2.compare(colour_distance(blurred, cloth), self.config.threshold,
                                   cv2.CMP_LE)
         bled = cv2.compare(colour_distance(empty, cloth), self.config.threshold // 2,
