@@ -256,6 +256,11 @@ sleeve of the cloth's colour over a tower showed as the tower's whole top, split
 in pieces, whose fragments took a hidden coin's name (off-table at look 139)."""
 OUTLINE_PX = 3
 """A piece's outline is watched this many pixels either side of its edges."""
+HUDDLE_PART = (0.7, 1.3)
+"""A coin's area at full resolution in a huddle of coins (in coins; twice that: two
+touching coins)."""
+HUDDLE_SHARE = 0.9
+"""A huddle's change is at least this share in coin-like parts."""
 EDGE_COIN_AREAS = 2.0
 """A blob reaching past the table's edge is an arm reaching in, unless it is no bigger than
 this many coins: a coin resting on the edge (a coin put back where it left the table pokes
@@ -1133,6 +1138,8 @@ class CoinDetector:
             blob = labels[y:y + h, x:x + w] == k
             if within and self._streak(blob):
                 continue  # a fast coin's streak (maybe into a resting coin), not a hand
+            if within and self._huddle(full_diff, blob, x, y):
+                continue  # coins lying close together, each its own disc: no hand
             if ((pieces[y:y + h, x:x + w][blob] == 0).sum() <= off_pieces
                     and (middles[y:y + h, x:x + w][blob] > 0).sum() <= off_pieces):
                 continue  # a tile knocked out of its place (the pipeline measures it)
@@ -1195,6 +1202,47 @@ class CoinDetector:
         if not big.any():
             return None
         return big[labels].view(np.uint8) * np.uint8(255)
+
+    def _huddle(self, full_diff: np.ndarray, blob: np.ndarray, x: int, y: int) -> bool:
+        """Is a big half-resolution blob (box at x, y) coins lying close together: at full
+        resolution, unclosed, nearly all its change in discs of a coin or pairs of touching
+        coins (`_coin_parts`)?
+
+        The closing that keeps a sleeve in one piece joins coins a few millimetres apart;
+        five of them made a hand's area, and vanished into a "hand" (a real photo of sweets,
+        `tests/vision/test_real_photos.py`).  A hand is one piece at full resolution; a
+        sleeve that breaks into pieces breaks into ragged ones."""
+        cells = (slice(y * HALF, (y + blob.shape[0]) * HALF),
+                 slice(x * HALF, (x + blob.shape[1]) * HALF))
+        within = _doubled(blob.view(np.uint8)) * np.uint8(255)
+        parts = self._coin_parts(full_diff[cells], within)
+        return parts is not None and sum(area for _, area in parts) >= 2.0 * self.coin_area_px
+
+    def _coin_parts(self, diff: np.ndarray, within: np.ndarray
+                    ) -> list[tuple[np.ndarray, int]] | None:
+        """The coins in a blob's change (`diff` over its box, `within` 255 on the blob) when
+        its unclosed foreground lies, all but a tenth, in parts each one coin's disc or two
+        touching coins: each part's mask over the box and its area (px); None otherwise."""
+        fg = cv2.compare(diff, self.config.threshold, cv2.CMP_GT) & within
+        fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, self._open)
+        _, labels, stats, _ = cv2.connectedComponentsWithStats(fg, connectivity=8)
+        areas = stats[1:, cv2.CC_STAT_AREA] / self.coin_area_px
+        lo, hi = HUDDLE_PART
+        parts = []
+        for k in np.flatnonzero(areas >= lo) + 1:
+            x0, y0, w, h = stats[k, :4]
+            part = labels[y0:y0 + h, x0:x0 + w] == k
+            coins = areas[k - 1]
+            one = lo <= coins <= hi and _elongation(part) < STREAK_ELONGATION
+            two = 2 * lo <= coins <= 2 * hi and \
+                _extent(part)[0] < COMPACT_STREAK_WIDTH * 2.0 * self.coin_r_px
+            if not (one or two) or not _solid(part):
+                return None
+            parts.append((labels == k, int(stats[k, cv2.CC_STAT_AREA])))
+        if not parts or sum(a for _, a in parts) < \
+                HUDDLE_SHARE * stats[1:, cv2.CC_STAT_AREA].sum():
+            return None
+        return parts
 
     @property
     def _hand_area_px(self) -> float:
@@ -1801,14 +1849,28 @@ class _Patches:
                 part, area = self._without_skin(cells, part, area)
             if area > COIN_ON_TILE_AREAS[1] * det.coin_area_px:
                 part, area = self._off_tile(cells, part, area)
-            filled = _holes_filled(part)
-            colour = _mean_look(self.crop[cells], filled, self.gain)
-            filled, weights, gx, gy = self._edge_weights(filled, gx, gy, area)
-            for cx, cy, streak, direction in det._measure(filled, weights, area):
-                if streak < det.coin_r_px and \
-                        area < OCCLUDED_SHARE * det.coin_area_px:
-                    cx, cy = self._occluded_centre(filled, gx, gy, cx, cy)
-                out.append((area, cx + gx, cy + gy, streak, direction, colour, touching))
+            parts = None
+            if round(area / det.coin_area_px) >= 2:  # coins close together, apart unclosed?
+                parts = det._coin_parts(self.diff[cells], part.view(np.uint8) * np.uint8(255))
+            if parts is None or len(parts) < 2:
+                parts = [(part, area)]
+            for part, area in parts:
+                out += self._measured_coins(cells, part, area, touching)
+        return out
+
+    def _measured_coins(self, cells: tuple[slice, slice], part: np.ndarray, area: int,
+                        touching: bool) -> list:
+        """The coins of one component (its mask over the window's box `cells`)."""
+        det = self.det
+        gy, gx = cells[0].start, cells[1].start
+        filled = _holes_filled(part)
+        colour = _mean_look(self.crop[cells], filled, self.gain)
+        filled, weights, gx, gy = self._edge_weights(filled, gx, gy, area)
+        out = []
+        for cx, cy, streak, direction in det._measure(filled, weights, area):
+            if streak < det.coin_r_px and area < OCCLUDED_SHARE * det.coin_area_px:
+                cx, cy = self._occluded_centre(filled, gx, gy, cx, cy)
+            out.append((area, cx + gx, cy + gy, streak, direction, colour, touching))
         return out
 
     def _off_tile(self, cells: tuple[slice, slice], part: np.ndarray, area: int

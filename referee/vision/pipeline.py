@@ -99,10 +99,15 @@ there (`Pipeline.placed_mm`) if a hand has been over it since it was seen: a han
 
 FACE_CONFIDENCE = 0.23
 """A face reading this sure (`FaceReading.confidence`, the margin between the coin's two
-faces) is believed; below it the coin's face is left as it was (measured, docs/vision.md:
-true flips read at 0.25-0.87, the demo game's false ones at 0.16-0.21)."""
+faces, each where it fits best: `CoinFaces.check_around`) is believed; below it the coin's
+face is left as it was (measured, docs/vision.md: true flips read at 0.26-0.87, the demo
+game's false ones at 0.05-0.22)."""
 FACE_FRAMES = 3
 """A resting coin's face is read on the mean look of this many frames (less sensor noise)."""
+FACE_GRID = [np.array([dx, dy]) for dx in (0.0, -0.25, 0.25) for dy in (0.0, -0.25, 0.25)]
+"""Where a resting coin's look is cut to read its face (`CoinFaces.check_around`): at its
+measured centre and eight points a quarter of a millimetre around it (table mm), the
+centre's own error at rest."""
 
 
 VACATED_MARGIN_MM = 6.0
@@ -503,12 +508,13 @@ class Pipeline:
                 del self.to_read[coin]
                 self.looks_read.pop(coin, None)
                 continue
-            crop = self.faces.crop(frame.image, self.detector.mapping, obs[-1][1:])
+            centre = np.asarray(obs[-1][1:], float)
             looks = self.looks_read.setdefault(coin, [])
-            looks.append(self.faces.descriptor(crop))
+            looks.append(np.array([self.faces.descriptor(self.faces.crop(
+                frame.image, self.detector.mapping, centre + offset)) for offset in FACE_GRID]))
             if len(looks) < FACE_FRAMES:
                 continue
-            reading = self.faces.check(coin, np.mean(looks, axis=0))
+            reading = self.faces.check_around(coin, np.mean(looks, axis=0))
             del self.to_read[coin], self.looks_read[coin]
             if reading.flipped is None or reading.confidence < FACE_CONFIDENCE:
                 continue  # unsure: the face believed up stays

@@ -676,6 +676,26 @@ def test_a_compact_blob_of_two_coins_area_wider_than_a_coin_is_still_cut_in_two(
     assert len(detector._split(xs[swept_disc], ys[swept_disc], np.ones(int(area)), area)) == 1
 
 
+@pytest.mark.parametrize("shape", ["row", "triangle", "square"])
+def test_coins_a_few_millimetres_apart_are_each_measured_on_its_own(
+        detector: CoinDetector, shape: str) -> None:
+    """Coins 6 mm apart are one blob once closed (the closing bridges 7 mm at any scale),
+    but apart in the change itself: each is measured alone, to a tenth of a millimetre, not
+    cut out of their blob by its narrowest waist or by k-means (1.0-1.9 mm off before)."""
+    d = LAYOUT.coin_mm + 6.0
+    corner = (-350.0, 170.0)  # clear of the tiles and the start spots
+    offsets = {"row": [(0, 0), (d, 0), (2 * d, 0)],
+               "triangle": [(0, 0), (d, 0), (d / 2, d * np.sqrt(0.75))],
+               "square": [(0, 0), (d, 0), (0, d), (d, d)]}[shape]
+    places = [(corner[0] + dx, corner[1] + dy) for dx, dy in offsets]
+    coins = {p: LIGHT_COIN for p in start_spots(LAYOUT).values()}
+    found, hands = detector.detect(frame(coins | dict.fromkeys(places, LIGHT_COIN), 1))
+    assert len(found) == len(coins) + len(places)
+    assert not hands.any()
+    for p in places:
+        assert nearest(found.center_mm, p) < 0.15, p
+
+
 @pytest.mark.parametrize("resting", [False, True])
 def test_a_streak_that_ran_into_a_resting_coin_is_two_coins_and_alone_one(
         detector: CoinDetector, resting: bool) -> None:
