@@ -256,11 +256,11 @@ sleeve of the cloth's colour over a tower showed as the tower's whole top, split
 in pieces, whose fragments took a hidden coin's name (off-table at look 139)."""
 OUTLINE_PX = 3
 """A piece's outline is watched this many pixels either side of its edges."""
-HUDDLE_PART = (0.7, 1.3)
-"""A coin's area at full resolution in a huddle of coins (in coins; twice that: two
-touching coins)."""
-HUDDLE_SHARE = 0.9
-"""A huddle's change is at least this share in coin-like parts."""
+PART_COIN_AREAS = (0.7, 1.3)
+"""A part of a blob's unclosed change is one coin within these many coins' area (two
+touching coins within twice these), compact and solid (`_coin_parts`)."""
+PARTS_SHARE = 0.9
+"""A blob is its coin-like parts when they hold at least this share of its unclosed change."""
 EDGE_COIN_AREAS = 2.0
 """A blob reaching past the table's edge is an arm reaching in, unless it is no bigger than
 this many coins: a coin resting on the edge (a coin put back where it left the table pokes
@@ -1227,7 +1227,7 @@ class CoinDetector:
         fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, self._open)
         _, labels, stats, _ = cv2.connectedComponentsWithStats(fg, connectivity=8)
         areas = stats[1:, cv2.CC_STAT_AREA] / self.coin_area_px
-        lo, hi = HUDDLE_PART
+        lo, hi = PART_COIN_AREAS
         parts = []
         for k in np.flatnonzero(areas >= lo) + 1:
             x0, y0, w, h = stats[k, :4]
@@ -1240,7 +1240,7 @@ class CoinDetector:
                 return None
             parts.append((labels == k, int(stats[k, cv2.CC_STAT_AREA])))
         if not parts or sum(a for _, a in parts) < \
-                HUDDLE_SHARE * stats[1:, cv2.CC_STAT_AREA].sum():
+                PARTS_SHARE * stats[1:, cv2.CC_STAT_AREA].sum():
             return None
         return parts
 

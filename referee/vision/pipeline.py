@@ -101,7 +101,7 @@ FACE_CONFIDENCE = 0.23
 """A face reading this sure (`FaceReading.confidence`, the margin between the coin's two
 faces, each where it fits best: `CoinFaces.check_around`) is believed; below it the coin's
 face is left as it was (measured, docs/vision.md: true flips read at 0.26-0.87, the demo
-game's false ones at 0.05-0.22)."""
+game's false ones at 0.04-0.22)."""
 FACE_FRAMES = 3
 """A resting coin's face is read on the mean look of this many frames (less sensor noise)."""
 FACE_GRID = [np.array([dx, dy]) for dx in (0.0, -0.25, 0.25) for dy in (0.0, -0.25, 0.25)]
