@@ -33,7 +33,8 @@ FRAMES = 3
 """Frames rendered and run: the session starts on the first, the coins rest in all."""
 
 
-def _coins(look: Look, **kw: float) -> Look:
+def with_coins(look: Look, **kw: float) -> Look:
+    """The look with its coins changed (`CoinDesign` fields)."""
     return dataclasses.replace(look, coins=dataclasses.replace(look.coins, **kw))
 
 
@@ -46,7 +47,7 @@ CHANGES: dict[str, Callable[[Look], Look]] = {
     "even light": lambda k: dataclasses.replace(k, gradient=0.0, hotspot=0.0, vignetting=0.0),
     "no sharpening by the webcam": lambda k: dataclasses.replace(k, sharpen=0.0),
     "no optical blur": lambda k: dataclasses.replace(k, optical_blur_px=0.0),
-    "coins 3.0 mm thick, as vision takes them": lambda k: _coins(k, thickness_mm=3.0),
+    "coins 3.0 mm thick, as vision takes them": lambda k: with_coins(k, thickness_mm=3.0),
 }
 """Each a part of the look taken away (the others as the look has them)."""
 
