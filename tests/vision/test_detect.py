@@ -696,6 +696,21 @@ def test_coins_a_few_millimetres_apart_are_each_measured_on_its_own(
         assert nearest(found.center_mm, p) < 0.15, p
 
 
+@pytest.mark.parametrize("gap_mm", [0.0, 1.0])
+def test_four_coins_touching_in_a_square_are_four_coins_where_they_are(
+        detector: CoinDetector, gap_mm: float) -> None:
+    """Four coins in a square, touching or 1 mm apart, are one blob at full resolution too:
+    it is cut by k-means, the tightest of several starts (one start put points up to 9 mm
+    off, two of them between coins)."""
+    d = LAYOUT.coin_mm + gap_mm
+    places = [(-350.0 + dx, 170.0 + dy) for dx in (0.0, d) for dy in (0.0, d)]
+    coins = {p: LIGHT_COIN for p in start_spots(LAYOUT).values()}
+    found, _ = detector.detect(frame(coins | dict.fromkeys(places, LIGHT_COIN), 1))
+    assert len(found) == len(coins) + len(places)
+    for p in places:
+        assert nearest(found.center_mm, p) < 1.0, p
+
+
 @pytest.mark.parametrize("resting", [False, True])
 def test_a_streak_that_ran_into_a_resting_coin_is_two_coins_and_alone_one(
         detector: CoinDetector, resting: bool) -> None:
