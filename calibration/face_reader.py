@@ -122,8 +122,7 @@ class CoinFaces:
             best_vec = np.asarray(learned[coin].faces[face])
             rival = next((d for d, _x, c, f in scored if c != coin and not np.allclose(
                 np.asarray(learned[c].faces[f]), best_vec)), best + 3.0)
-            conf = float(np.clip((rival - best) / max(rival, 1e-6), 0.0, 1.0))
-            return FaceReading(coin, face, face != learned[coin].setup, conf)
+            return FaceReading(coin, face, face != learned[coin].setup, _margin(best, rival))
         return self._builtin(vec, pool)
 
     def check(self, coin: str, seen: np.ndarray) -> FaceReading:
@@ -161,8 +160,7 @@ class CoinFaces:
         near, far = sorted(best, key=best.__getitem__)[:2]
         if best[near] > UNSURE_DISTANCE:
             return FaceReading(coin, near, None, 0.0)
-        margin = float(np.clip((best[far] - best[near]) / max(best[far], 1e-6), 0.0, 1.0))
-        return FaceReading(coin, near, near != model.setup, margin)
+        return FaceReading(coin, near, near != model.setup, _margin(best[near], best[far]))
 
     def learn(self, coin: str, face: str, seen: np.ndarray) -> None:
         """Record a face of a coin once it is known (a flip confirmed by the players)."""
@@ -175,7 +173,7 @@ class CoinFaces:
     def _two_face_margin(self, coin: str, vec: np.ndarray) -> float:
         faces = self.models.coins[coin].faces.values()
         d = sorted(look_distance(vec, np.asarray(v)) for v in faces)
-        return float(np.clip((d[1] - d[0]) / max(d[1], 1e-6), 0.0, 1.0))
+        return _margin(d[0], d[1])
 
     def _builtin(self, vec: np.ndarray, pool: list[str]) -> FaceReading:
         suit, side, conf = builtin_face_of(CoinLook.from_vector(vec), self.models.pack)
@@ -208,3 +206,9 @@ def _as_vector(seen: np.ndarray) -> np.ndarray:
     if arr.ndim == 3 and arr.shape[2] == 3:
         return look_of(arr).vector()
     raise ValueError(f"expected a BGR crop (H×W×3) or a descriptor, got shape {arr.shape}")
+
+
+def _margin(near: float, far: float) -> float:
+    """How sure a reading nearest one look (`near` from it) is against the next (`far`):
+    0 (as near both) to 1 (on it)."""
+    return float(np.clip((far - near) / max(far, 1e-6), 0.0, 1.0))
