@@ -51,6 +51,8 @@ class ChangeGate:
         """Frames since each tile last changed."""
         self.stale = np.ones(self.tiles, bool)
         """Tiles to measure again whatever the image shows (the empty table changed there)."""
+        self.image: np.ndarray | None = None
+        """The last image at half resolution (never written to: kept by `trace`)."""
         self.frames = 0
 
     def reset(self) -> None:
@@ -68,11 +70,12 @@ class ChangeGate:
         image there.  Everything on the first frame and every REFRESH_EVERY frames."""
         h2, w2 = self.half
         small = cv2.resize(image[:h2 * 2, :w2 * 2], (w2, h2), interpolation=cv2.INTER_AREA)
+        self.image = small
         self.frames += 1
         if self.reference is None or self.frames % REFRESH_EVERY == 0:
             if self.reference is None:
                 self.age[:] = SETTLE_FRAMES  # (nothing changed yet)
-            self.reference = small
+            self.reference = small.copy()
             self.stale[:] = False
             return np.ones(self.tiles, bool)
         change = colour_distance(small, self.reference)

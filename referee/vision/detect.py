@@ -1597,6 +1597,11 @@ class CoinDetector:
         direction = (float(evecs[0, 1]), float(evecs[1, 1]))
         return [(cx, cy, streak, direction)]
 
+    @property
+    def half_image(self) -> np.ndarray | None:
+        """The last frame's region of interest at half resolution (the change gate's)."""
+        return self._gate.image
+
     def covered(self, hands: np.ndarray, point_mm: tuple[float, float]) -> bool:
         """Is this table point under a hand in the last frame?"""
         px = self.mapping.to_pixels(np.asarray([point_mm], float))[0]

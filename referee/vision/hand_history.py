@@ -29,12 +29,15 @@ class HandHistory:
         self.earlier_until = -np.inf
         """`covered_at` as it was before the last frame that showed a hand, and that frame's
         time (`came`, before a time)."""
+        self.cells: np.ndarray | None = None
+        """The last frame's cells a hand covered some of (bool; None: no hand)."""
         self.watched = False
         """Whether hands of this region were ever shown (a detector that finds none, as the
         benchmark's HoughCircles peer, tells nothing of where they went)."""
 
     def update(self, hands: np.ndarray, t: float) -> None:
         """Note the frame's hands (255 where a hand is, the region's pixels) at time t."""
+        self.cells = None
         if hands.shape != self.shape:
             return
         self.watched = True
@@ -46,7 +49,8 @@ class HandHistory:
         # makes it at least 255 / 64, never rounded to 0.
         cells = cv2.resize(whole, (gw, gh), interpolation=cv2.INTER_AREA)
         self.earlier, self.earlier_until = self.covered_at.copy(), t
-        self.covered_at[cells > 0] = t
+        self.cells = cells > 0
+        self.covered_at[self.cells] = t
 
     def came(self, point_px: tuple[float, float], reach_px: float, since: float,
              before: float = np.inf) -> bool:

@@ -29,10 +29,11 @@ from referee import events as ev
 from referee.layout import GUARDS, SUITS, Layout
 from referee.vision.capture import Frame
 from referee.vision.detect import FINGER_MM, CoinDetector, DetectorConfig, PixelMapping
-from referee.vision.hand_history import HandHistory
+from referee.vision.hand_history import CELL_PX, HandHistory
 from referee.vision.kalman import MotionModel
-from referee.vision.reconstruct import FlickWindow, reconstruct
+from referee.vision.reconstruct import UNSEEN_CONFIDENCE, FlickWindow, reconstruct
 from referee.vision.reidentify import exchange_after, exchange_time, exchanged
+from referee.vision.trace import RecentFrames, Traced, trace_slide
 from referee.vision.track import (
     LOST_S,
     QUICKEST_CARRY_S,
@@ -72,6 +73,9 @@ was seen again was still sliding there (a sharp centre's noise is 0.3 mm; a coin
 part beside the leaving hand reads ahead of its centre, the safe side): its slide is timed
 by where it comes to rest (capture at look 172: Ace seen again 1.7 mm short of its rest,
 put 67 ms early by a slide ending as the hand left less a follow-through)."""
+RETIME_EARLIER_S = 0.2
+"""A launch no frame saw is drawn from the last frame that showed the coin at rest; its trace
+may begin this much earlier (a fingertip over the coin read as it for a frame or two)."""
 FOLLOW_THROUGH_S = 0.1
 """A flick ends at least this long before the hand leaves the place the coin left: the
 finger follows through over it and the hand withdraws after (the simulator's gesture
@@ -267,6 +271,9 @@ class Pipeline:
         """...to which table mm map so (the calibrated detector's, kept when a benchmark
         puts a peer's detector in its place), at this scale:"""
         self._px_per_mm = detector.px_per_mm
+        self.recent = RecentFrames(self.config.history_s, fps)
+        """The last frames at half resolution, with their hands: a slide no frame showed
+        is timed by the trace it left (`trace`)."""
         self.on_window: Callable[[FlickWindow], None] | None = None
         """Called with each flick's window as it is reconstructed (the benchmark compares
         its fitted paths with the truth)."""
@@ -317,6 +324,8 @@ class Pipeline:
         assert self.tracker is not None
         detections, hands = self.detector.detect(frame.image, self._resting(frame.t))
         self.hands_seen.update(hands, frame.t)
+        if getattr(self.detector, "half_image", None) is not None:
+            self.recent.add(frame.t, self.detector.half_image, self.hands_seen.cells)
         assigned = self.tracker.update(
             frame.t, detections, covered=lambda p: self.detector.covered(hands, p))
         for rewrite in self.tracker.rewritten:  # a fingertip or an arm's piece, not the coin
@@ -582,6 +591,9 @@ class Pipeline:
         flicked = [(c, m.t_start) for w in windows for c, m in w.motions.items()]
         hidden: dict[str, Motion] = {}
         hidden_when: dict[str, tuple[float, float]] = {}
+        traced: dict[str, tuple[Traced, float]] = {}
+        """Coins whose slide no frame saw, timed by their trace: the trace, and when the
+        slide it timed arrived."""
         out: list[ev.Event] = []
         carried: set[str] = set()
         """Coins a hand carried whose two places the window took for a slide."""
@@ -601,10 +613,20 @@ class Pipeline:
             if spans and on is None and (flicked_here or slid):
                 continue  # flicked from under the fingertip, back at once or seen sliding
             if flicked_here:
-                hidden[coin] = hidden_slide(moved, self.config.decel_mm_s2,
-                                            _struck_then(windows, moved, self.layout.coin_mm,
-                                                         1.0 / self.fps),
-                                            self._last_seen_mm(coin))
+                rest_mm = self._last_seen_mm(coin)
+                trace = None if _still_sliding(moved, rest_mm) else self._trace(
+                    moved.from_mm, moved.to_mm, (moved.t_hid, moved.t_back), moved.t_back)
+                if trace is not None:
+                    slides, t_arrived = traced_slides(moved.from_mm, moved.to_mm, trace,
+                                                      self.config.decel_mm_s2)
+                    traced[coin] = (trace, t_arrived)
+                    hidden[coin] = Motion(coin, slides, moved.from_mm, moved.to_mm,
+                                          unseen=True)
+                else:
+                    hidden[coin] = hidden_slide(moved, self.config.decel_mm_s2,
+                                                _struck_then(windows, moved,
+                                                             self.layout.coin_mm,
+                                                             1.0 / self.fps), rest_mm)
                 hidden_when[coin] = (t_hid, t_back)
                 continue
             if spans:  # carried: its two places are no slide (put on a tower, look 106)
@@ -617,6 +639,7 @@ class Pipeline:
             windows = [w for w in (_without(w, carried) for w in windows) if w.motions]
         windows = [w for w in (_at_rest_on_towers(w, self.layout) for w in windows)
                    if w.motions]
+        windows = [self._retimed(w, traced) for w in windows]
         if hidden:
             windows = self._with_hidden(windows, hidden, t)
         else:  # (no coin moved unseen: what moved by hand touched nothing a hand did not)
@@ -630,7 +653,7 @@ class Pipeline:
                                         else window.t_settled)
         self.contacts = [e for e in self.contacts if e.t >= t - self.config.history_s] + [
             e for e in out if isinstance(e, ev.Contact)]
-        out = [_hidden_evidence(e, hidden_when) for e in out
+        out = [_traced_evidence(_hidden_evidence(e, hidden_when, traced), traced) for e in out
                if not _struck_unseen(e, self.contacts, hidden_when)]
         self.placed = []
         self.tiles_due = self.tiles_due or bool(out)
@@ -642,6 +665,50 @@ class Pipeline:
         for coin, obs in self.tracks.items():
             self.tracks[coin] = [o for o in obs if o[0] >= t - self.config.history_s]
         return out
+
+    def _trace(self, from_mm: tuple[float, float], to_mm: tuple[float, float],
+               starts: tuple[float, float], until: float) -> Traced | None:
+        """The slide from `from_mm` to `to_mm` that no frame saw, begun within `starts`,
+        timed by the trace it left in the frames up to `until` (None: none stands out of
+        the sensor's noise)."""
+        frames = self.recent.between(starts[0] - 0.5 / self.fps, until)
+        return trace_slide(frames, self._roi_px, CELL_PX, from_mm, to_mm,
+                           self.layout.coin_mm, self.config.decel_mm_s2, self.fps, starts)
+
+    def _retimed(self, window: FlickWindow, traced: dict[str, tuple[Traced, float]]
+                 ) -> FlickWindow:
+        """A window whose launches no frame saw (drawn from rest to where the coin was first
+        seen, or to a contact: `windows._through_contact`) timed by their trace.
+
+        Strike at look 449 (near-black Moons on near-black cloth, unseen from its flick
+        until it came back off Crowns): its launch was drawn from the last frame that
+        showed it at rest, its crossings 25-60 ms off and its strike 0.12 s late.  The
+        traced slide reaches the drawn launch's end; where it gets there before the slides
+        after begin, it rests there meanwhile (it struck a coin, which struck it back).
+        Only a trace that arrives by the time the next slide begins is taken.  A launch
+        drawn to where the coin was first seen sliding on, with no slide after it, is left
+        as drawn: that sighting times it (off-table at look 203: Arms, seen once at the
+        table's edge, was stopped there by its trace, and its fall lost)."""
+        motions = dict(window.motions)
+        for coin, motion in window.motions.items():
+            first = motion.slides[0]
+            if motion.unseen or motion.seen_from is None or len(motion.slides) < 2 or \
+                    first.t_end > motion.seen_from + 0.5 / self.fps:
+                continue
+            end = tuple(float(v) for v in first.position(first.t_end))
+            trace = self._trace(motion.start_mm, end, (first.t0 - RETIME_EARLIER_S,
+                                                       first.t_end), motion.seen_from)
+            if trace is None:
+                continue
+            slides, t_arrived = traced_slides(motion.start_mm, end, trace,
+                                              self.config.decel_mm_s2)
+            if t_arrived > first.t_end + 0.5 / self.fps:
+                continue
+            if len(slides) == 2:  # at rest where it arrived until the next slide
+                slides[1] = replace(slides[1], t_end=max(first.t_end, t_arrived))
+            traced[coin] = (trace, t_arrived)
+            motions[coin] = replace(motion, slides=slides + motion.slides[1:])
+        return replace(window, motions=motions)
 
     def _first_covered(self, coin: str, t_hid: float) -> float:
         """When a coin a hand took, last seen at `t_hid`, was last seen before the hand first
@@ -897,8 +964,8 @@ def hidden_slide(moved: Placed, decel: float, cut_at: float | None = None,
     put 52 ms early by a slide ending as it was seen again), unless it struck a coin there:
     it came on after the impact (capture at look 203: guard 2, 2 mm on after it struck
     Moons, lost the contact to a free slide ending at its rest)."""
-    if rest_mm is not None and cut_at is None and math.dist(moved.from_mm, rest_mm) > \
-            math.dist(moved.from_mm, moved.to_mm) + STILL_SLIDING_MM:
+    if cut_at is None and _still_sliding(moved, rest_mm):
+        assert rest_mm is not None
         whole = stop_seconds(math.dist(moved.from_mm, rest_mm), decel)
         left = stop_seconds(math.dist(moved.to_mm, rest_mm), decel)  # still to go
         t0 = min(max(moved.t_hid, moved.t_back - (whole - left)), moved.t_back)
@@ -921,6 +988,30 @@ def hidden_slide(moved: Placed, decel: float, cut_at: float | None = None,
                       moved.from_mm, moved.to_mm, unseen=True)
     slide = Slide(t0, moved.from_mm, (v0 * u[0], v0 * u[1]), decel, t0 + duration)
     return Motion(moved.coin, [slide], moved.from_mm, moved.to_mm, unseen=True)
+
+
+def _still_sliding(moved: Placed, rest_mm: tuple[float, float] | None) -> bool:
+    """Was a coin seen again still sliding on (to rest at `rest_mm`)?"""
+    return rest_mm is not None and math.dist(moved.from_mm, rest_mm) > \
+        math.dist(moved.from_mm, moved.to_mm) + STILL_SLIDING_MM
+
+
+def traced_slides(from_mm: tuple[float, float], to_mm: tuple[float, float], traced: Traced,
+                  decel: float) -> tuple[list[Slide], float]:
+    """The slide from `from_mm` to `to_mm` as its trace times it (begun at `traced.t0` at
+    `traced.v0_mm_s`), and when it arrived: where it would carry the coin on past `to_mm`,
+    what it struck there stopped it (a rest from then: the slides after take over); one
+    that would stop a little short is the slide that just gets there, its start kept."""
+    d = math.dist(from_mm, to_mm)
+    u = ((to_mm[0] - from_mm[0]) / d, (to_mm[1] - from_mm[1]) / d)
+    v0 = max(traced.v0_mm_s, math.sqrt(2.0 * decel * d))
+    t0 = traced.t0
+    # d = v0·t − ½·decel·t²: the earlier root.
+    t_hit = t0 + (v0 - math.sqrt(max(0.0, v0 * v0 - 2.0 * decel * d))) / decel
+    slides = [Slide(t0, from_mm, (v0 * u[0], v0 * u[1]), decel, t_hit)]
+    if v0 * v0 > 2.0 * decel * d:
+        slides.append(Slide(t_hit, to_mm, (0.0, 0.0), decel, t_hit))
+    return slides, t_hit
 
 
 def _struck_then(windows: list[FlickWindow], moved: Placed, coin_mm: float,
@@ -946,19 +1037,38 @@ def _struck_unseen(event: ev.Event, contacts: list[ev.Contact],
                and t_hid <= e.t <= t_back for e in contacts)
 
 
-def _hidden_evidence(event: ev.Event, hidden: Mapping[str, tuple[float, float]]) -> ev.Event:
+def _hidden_evidence(event: ev.Event, hidden: Mapping[str, tuple[float, float]],
+                     traced: Mapping[str, tuple[Traced, float]]) -> ev.Event:
     """A flick no frame saw, and the crossings of its slide: their times are only known to
     lie in the hidden interval, which goes into their evidence, at a lower confidence (the
     path is a straight slide from where the coin was hidden to where it came back; its
-    timing is the latest the evidence allows)."""
+    timing is the latest the evidence allows), unless its trace timed them (`_traced_evidence`)."""
     if not isinstance(event, ev.Flick | ev.Cross) or event.coin not in hidden:
         return event
     t_hid, t_back = hidden[event.coin]
     when = {"hidden_from": round(t_hid, 4), "hidden_until": round(t_back, 4)}
+    sure = 1.0 if event.coin in traced else 0.5
     if isinstance(event, ev.Flick):
-        return replace(event, confidence=0.5, evidence={"t_start": event.t, **when})
-    return replace(event, confidence=min(event.confidence or 1.0, 0.5),
+        return replace(event, confidence=sure, evidence={"t_start": event.t, **when})
+    return replace(event, confidence=min(event.confidence or 1.0, sure),
                    evidence={**(event.evidence or {}), **when})
+
+
+def _traced_evidence(event: ev.Event, traced: Mapping[str, tuple[Traced, float]]
+                     ) -> ev.Event:
+    """A flick and the crossings of a slide no frame saw that its trace timed (until it
+    arrived where it was seen again or struck): as sure as a slide drawn through what was
+    seen, with the trace's evidence (noise units, frames) and its timing spread."""
+    if not isinstance(event, ev.Flick | ev.Cross) or event.coin not in traced:
+        return event
+    trace, t_arrived = traced[event.coin]
+    if event.t > t_arrived + 1e-6:
+        return event
+    seen = {"trace_score": round(trace.score, 1), "trace_frames": trace.frames,
+            "sigma_t": round(trace.spread_s, 4)}
+    evidence = {"t_start": event.t} if isinstance(event, ev.Flick) else {}
+    return replace(event, confidence=min(event.confidence or 1.0, UNSEEN_CONFIDENCE),
+                   evidence={**evidence, **(event.evidence or {}), **seen})
 
 
 def run(frames: Iterable[Frame], pipeline: Pipeline) -> Iterator[ev.Event]:

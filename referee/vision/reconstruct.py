@@ -353,10 +353,11 @@ def _unseen_hits(window: FlickWindow, layout: Layout, touches: list[dict]) -> li
         if not motion.unseen or motion.end_mm is None or any(
                 f["a"] == coin and f["piece"] is not None for f in touches):
             continue
-        slide = motion.slides[-1]
+        # The last slide that moved: one stopped short by what it struck ends in a rest.
+        slide = next((s for s in reversed(motion.slides) if s.speed0 > 0), motion.slides[-1])
         end = np.asarray(motion.end_mm, float)
         direction = np.asarray(slide.v0, float) / max(slide.speed0, 1e-9)
-        t = slide.t_stop
+        t = min(slide.t_stop, slide.t_end)
         if (ahead := _piece_ahead(layout, end, direction, UNSEEN_HIT_MM)) is not None:
             piece, other, gap_mm = ahead[0], None, ahead[1]
         elif not any(coin in (f["a"], f["b"]) for f in touches) and \
