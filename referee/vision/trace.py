@@ -107,7 +107,9 @@ def trace_slide(frames: list[RecentFrame], to_px: Callable[[np.ndarray], np.ndar
     w = np.arange(-BAND * coin_mm, BAND * coin_mm + 1e-9, STEP_MM)
     profile = _profile(frames, to_px, cell_px, from_mm, to_mm, s, w)
     scored = (s >= coin_mm) & (s <= length - coin_mm)  # not where it rested, either end
-    q = profile - np.nanmedian(np.where(scored, profile, np.nan), axis=1, keepdims=True)
+    with warnings.catch_warnings():  # a frame a hand covered all along the path: NaN
+        warnings.simplefilter("ignore", RuntimeWarning)
+        q = profile - np.nanmedian(np.where(scored, profile, np.nan), axis=1, keepdims=True)
     q[:, ~scored] = 0.0
     q = np.nan_to_num(q)
     sigma = 1.4826 * float(np.median(np.abs(q[:, scored]))) + 1e-6

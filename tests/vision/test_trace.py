@@ -103,7 +103,8 @@ def test_noise_alone_times_no_slide() -> None:
 
 def test_a_hand_over_the_path_is_left_out() -> None:
     """A hand (bright, large) over the path ahead of the coin for four frames, where no coin
-    was: its change is left out where the hand cells mark it."""
+    was: its change is left out where the hand cells mark it (and a frame a hand covers
+    wholly gives nothing, with no warning)."""
     kept = frames()
     grid = (SHAPE[0] * 2 // CELL_PX, SHAPE[1] * 2 // CELL_PX)
     ys, xs = np.mgrid[0:SHAPE[0], 0:SHAPE[1]]
@@ -114,6 +115,8 @@ def test_a_hand_over_the_path_is_left_out() -> None:
         hands = np.zeros(grid, bool)
         hands[over[::CELL_PX // 2, ::CELL_PX // 2][:grid[0], :grid[1]]] = True
         kept[k] = RecentFrame(kept[k].t, image, hands)
+    # and one frame a hand covers all over: nothing of it is read
+    kept[0] = RecentFrame(kept[0].t, kept[0].image, np.ones(grid, bool))
     found = traced(kept)
     assert found is not None
     assert abs(found.t0 - T0) < 0.004
