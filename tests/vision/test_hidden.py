@@ -1111,6 +1111,30 @@ def test_a_coin_whose_readings_a_hand_pulled_out_and_back_to_its_place_was_not_f
             assert rested.settled_mm["arms"] == end
 
 
+def test_the_last_coin_to_move_once_all_else_rests_and_back_at_its_place_was_not_flicked(
+        ) -> None:
+    """Capture at look 461: 0.23 s after guard 2's strike on Moons had settled, a hand
+    reaching past Crowns pulled its readings 5.6 mm out and back, 0.25 mm from where it
+    began, within the strike's window: a flick out of turn was invented.  Nothing struck it
+    (every other coin rested again): as for a coin alone, it never moved.  One that set off
+    while another still moved may have been struck: it is kept."""
+    pipe = Pipeline(mapping(), castle_croquetnole_layout(), SIZE, 30.0)
+    hand = np.zeros(pipe.detector.table_mask.shape, np.uint8)
+    at = pipe.detector.mapping.to_pixels(np.array([[10.0, 215.0]]))[0] - pipe.detector.roi[:2]
+    hand[int(at[1]) - 10:int(at[1]) + 10, int(at[0]) - 10:int(at[0]) + 10] = 255
+    pipe.hands_seen.update(hand, 12.4)  # a hand over Crowns just before
+    guard = Motion("2", [Slide(11.9, (-253.6, 44.3), (460.0, 330.0), DECEL, 12.1)],
+                   (-253.6, 44.3), (-119.4, 127.6))
+    moons = Motion("moons", [Slide(12.1, (-105.6, 140.1), (390.0, 130.0), DECEL, 12.24)],
+                   (-105.6, 140.1), (-90.3, 145.0))
+    for start, kept in ((12.47, False), (12.2, True)):
+        crowns = Motion("crowns", [Slide(start, (-0.03, 209.57), (-38.5, 2.1), DECEL,
+                                         start + 0.13)], (-0.03, 209.57), (-0.28, 209.58))
+        window = FlickWindow({"2": guard, "moons": moons, "crowns": crowns}, {}, 1 / 30)
+        moved = pipe._unprompted(window).motions
+        assert set(moved) == ({"2", "moons", "crowns"} if kept else {"2", "moons"})
+
+
 def test_a_flick_under_the_fingers_seen_just_short_of_its_rest_is_timed_by_its_rest() -> None:
     """Capture at look 172: Ace, flicked 15.4 mm at 7.9 s, first seen again 1.7 mm short of
     where it comes to rest, as the hand left.  Put by the hand's leaving less a
