@@ -197,6 +197,33 @@ def test_a_coin_slid_unseen_to_rest_short_of_a_coin_that_moved_may_have_struck_i
             assert (contact.a, contact.b, contact.uncertain) == ("moons", "crowns", True)
 
 
+def test_a_coin_timed_by_its_trace_arriving_fast_short_of_a_coin_that_moved_struck_it(
+        ) -> None:
+    """The same, its slide timed by its trace (`vision/trace.py`): Moons arrived where it
+    rests at 2.178 s still at 920 mm/s, enough to slide 140 mm on, and stopped there: with
+    Crowns 31 mm ahead, nudged, it struck it, once it had covered the gap (the true strike
+    at 2.192 s).  Arriving at 300 mm/s (15 mm more at most), whether it did is asked."""
+    decel = 0.3 * 9806.65
+    start, end = (-0.49, -210.81), (-5.70, 159.76)
+    run = math.dist(start, end)
+    u = ((end[0] - start[0]) / run, (end[1] - start[1]) / run)
+    t_arrived = 2.178
+    for arriving, sure in ((920.0, True), (300.0, False)):
+        v0 = math.sqrt(arriving * arriving + 2.0 * decel * run)
+        t0 = t_arrived - (v0 - arriving) / decel
+        moons = Motion("moons", [Slide(t0, start, (v0 * u[0], v0 * u[1]), decel, t_arrived),
+                                 Slide(t_arrived, end, (0.0, 0.0), decel, t_arrived)],
+                       start, end, unseen=True)
+        window = FlickWindow({"moons": moons}, {"crowns": (0.11, 209.80)}, 1 / 30,
+                             settled_mm={"crowns": (1.27, 209.70)})
+        (contact,) = of_type(reconstruct(window, LAYOUT), "contact")
+        assert (contact.a, contact.b, contact.uncertain) == ("moons", "crowns", not sure)
+        if sure:
+            assert contact.t == pytest.approx(2.192, abs=0.025) and contact.confidence == 0.8
+        else:
+            assert contact.t == pytest.approx(t_arrived, abs=1e-3)
+
+
 def test_a_crawling_re_contact_just_after_a_strike_is_that_strike_held() -> None:
     """The demo game's strike (24.15 s): the striker follows the struck coin to rest 1.2 mm
     from it, and its fitted path touches it again 48 ms later at 22 mm/s, within the paths'
