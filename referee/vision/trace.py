@@ -165,7 +165,8 @@ def _scored(frames: list[RecentFrame], sums: np.ndarray, s: np.ndarray, T0: np.n
     the trace loses by it: the sum of positive change alone favoured slides that fitted
     one more frame, anywhere near).  Only frames that put the streak's middle on the path
     between its ends (a diameter in from each) count."""
-    def band(lo: np.ndarray, hi: np.ndarray, k: int) -> np.ndarray:
+    def summed(lo: np.ndarray, hi: np.ndarray, k: int) -> np.ndarray:
+        """Frame k's change between two places along the path (noise units)."""
         a = np.clip(np.rint((lo - s[0]) / STEP_MM).astype(int), 0, len(s))
         b = np.clip(np.rint((hi - s[0]) / STEP_MM).astype(int), 0, len(s))
         return sums[k][b] - sums[k][a]
@@ -178,11 +179,11 @@ def _scored(frames: list[RecentFrame], sums: np.ndarray, s: np.ndarray, T0: np.n
         at = V0 * dt - 0.5 * decel * dt ** 2
         speed = V0 - decel * dt
         half = (coin_mm + np.maximum(speed, 0.0) * exposure_s) / 2.0
-        inner = band(at - half, at + half, k)
-        outer = band(at - half - flank, at - half, k) + band(at + half, at + half + flank, k)
-        ratio = 2.0 * half / (2.0 * flank)
-        box = (inner - ratio * outer) / np.sqrt((2.0 * half + ratio * ratio * 2.0 * flank)
-                                                / STEP_MM)
+        inner = summed(at - half, at + half, k)
+        outer = summed(at - half - flank, at - half, k) + \
+            summed(at + half, at + half + flank, k)
+        ratio = half / flank  # (the streak's width over the flanks')
+        box = (inner - ratio * outer) / np.sqrt(2.0 * (half + ratio * ratio * flank) / STEP_MM)
         on_path = (dt > 0) & (speed > 0) & (at >= coin_mm) & (at <= length - coin_mm)
         box = np.where(on_path, box, 0.0)
         score += box
