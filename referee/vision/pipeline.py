@@ -324,8 +324,9 @@ class Pipeline:
         assert self.tracker is not None
         detections, hands = self.detector.detect(frame.image, self._resting(frame.t))
         self.hands_seen.update(hands, frame.t)
-        if getattr(self.detector, "half_image", None) is not None:
-            self.recent.add(frame.t, self.detector.half_image, self.hands_seen.cells)
+        half = getattr(self.detector, "half_image", None)  # (a peer's detector: none)
+        if half is not None:
+            self.recent.add(frame.t, half, self.hands_seen.cells)
         assigned = self.tracker.update(
             frame.t, detections, covered=lambda p: self.detector.covered(hands, p))
         for rewrite in self.tracker.rewritten:  # a fingertip or an arm's piece, not the coin
@@ -659,7 +660,7 @@ class Pipeline:
                                         else window.t_settled)
         self.contacts = [e for e in self.contacts if e.t >= t - self.config.history_s] + [
             e for e in out if isinstance(e, ev.Contact)]
-        out = [_traced_evidence(_hidden_evidence(e, hidden_when, traced), traced) for e in out
+        out = [_unseen_evidence(e, hidden_when, traced) for e in out
                if not _struck_unseen(e, self.contacts, hidden_when)]
         self.placed = []
         self.tiles_due = self.tiles_due or bool(out)
@@ -989,8 +990,7 @@ def hidden_slide(moved: Placed, decel: float, cut_at: float | None = None,
         # Stopped short by what it struck: there at `cut_at`, still moving.
         t_hit = cut_at - t0
         v0 = d / t_hit + 0.5 * decel * t_hit
-        slide = Slide(t0, moved.from_mm, (v0 * u[0], v0 * u[1]), decel, cut_at)
-        return Motion(moved.coin, [slide, Slide(cut_at, moved.to_mm, (0.0, 0.0), decel, cut_at)],
+        return Motion(moved.coin, _stopped_at(moved.from_mm, moved.to_mm, t0, v0, cut_at, decel),
                       moved.from_mm, moved.to_mm, unseen=True)
     slide = Slide(t0, moved.from_mm, (v0 * u[0], v0 * u[1]), decel, t0 + duration)
     return Motion(moved.coin, [slide], moved.from_mm, moved.to_mm, unseen=True)
@@ -1009,15 +1009,28 @@ def traced_slides(from_mm: tuple[float, float], to_mm: tuple[float, float], trac
     what it struck there stopped it (a rest from then: the slides after take over); one
     that would stop a little short is the slide that just gets there, its start kept."""
     d = math.dist(from_mm, to_mm)
-    u = ((to_mm[0] - from_mm[0]) / d, (to_mm[1] - from_mm[1]) / d)
     v0 = max(traced.v0_mm_s, math.sqrt(2.0 * decel * d))
     t0 = traced.t0
     # d = v0·t − ½·decel·t²: the earlier root.
     t_hit = t0 + (v0 - math.sqrt(max(0.0, v0 * v0 - 2.0 * decel * d))) / decel
-    slides = [Slide(t0, from_mm, (v0 * u[0], v0 * u[1]), decel, t_hit)]
     if v0 * v0 > 2.0 * decel * d:
-        slides.append(Slide(t_hit, to_mm, (0.0, 0.0), decel, t_hit))
-    return slides, t_hit
+        return _stopped_at(from_mm, to_mm, t0, v0, t_hit, decel), t_hit
+    return [Slide(t0, from_mm, _velocity(from_mm, to_mm, v0), decel, t_hit)], t_hit
+
+
+def _velocity(from_mm: tuple[float, float], to_mm: tuple[float, float], speed: float
+              ) -> tuple[float, float]:
+    """A velocity of `speed` from one place toward another."""
+    d = math.dist(from_mm, to_mm)
+    return (speed * ((to_mm[0] - from_mm[0]) / d), speed * ((to_mm[1] - from_mm[1]) / d))
+
+
+def _stopped_at(from_mm: tuple[float, float], to_mm: tuple[float, float], t0: float,
+                speed: float, t_hit: float, decel: float) -> list[Slide]:
+    """A slide begun at `t0` at `speed` from `from_mm`, at `to_mm` still moving at `t_hit`,
+    stopped there by what it struck: then a rest there (the slides after take over)."""
+    return [Slide(t0, from_mm, _velocity(from_mm, to_mm, speed), decel, t_hit),
+            Slide(t_hit, to_mm, (0.0, 0.0), decel, t_hit)]
 
 
 def _struck_then(windows: list[FlickWindow], moved: Placed, coin_mm: float,
@@ -1043,38 +1056,32 @@ def _struck_unseen(event: ev.Event, contacts: list[ev.Contact],
                and t_hid <= e.t <= t_back for e in contacts)
 
 
-def _hidden_evidence(event: ev.Event, hidden: Mapping[str, tuple[float, float]],
+def _unseen_evidence(event: ev.Event, hidden: Mapping[str, tuple[float, float]],
                      traced: Mapping[str, tuple[Traced, float]]) -> ev.Event:
-    """A flick no frame saw, and the crossings of its slide: their times are only known to
-    lie in the hidden interval, which goes into their evidence, at a lower confidence (the
-    path is a straight slide from where the coin was hidden to where it came back; its
-    timing is the latest the evidence allows), unless its trace timed them (`_traced_evidence`)."""
-    if not isinstance(event, ev.Flick | ev.Cross) or event.coin not in hidden:
+    """A flick no frame saw, and the crossings of its slide.  Hidden by a hand, their times
+    are only known to lie in the hidden interval, which goes into their evidence, at
+    confidence 0.5 at most (the path is a straight slide from where the coin was hidden to
+    where it came back; its timing the latest the evidence allows).  Timed by its trace
+    (until it arrived where it was seen again or struck), they are as sure as a slide drawn
+    through frames, with the trace's evidence (noise units, frames) and timing spread."""
+    if not isinstance(event, ev.Flick | ev.Cross):
         return event
-    t_hid, t_back = hidden[event.coin]
-    when = {"hidden_from": round(t_hid, 4), "hidden_until": round(t_back, 4)}
-    sure = 1.0 if event.coin in traced else 0.5
-    if isinstance(event, ev.Flick):
-        return replace(event, confidence=sure, evidence={"t_start": event.t, **when})
+    extra: dict = {}
+    sure = 1.0
+    if event.coin in hidden:
+        t_hid, t_back = hidden[event.coin]
+        extra.update(hidden_from=round(t_hid, 4), hidden_until=round(t_back, 4))
+        sure = 0.5
+    if event.coin in traced and event.t <= traced[event.coin][1] + 1e-6:
+        trace = traced[event.coin][0]
+        extra.update(trace_score=round(trace.score, 1), trace_frames=trace.frames,
+                     sigma_t=round(trace.spread_s, 4))
+        sure = UNSEEN_CONFIDENCE
+    if not extra:
+        return event
+    start = {"t_start": event.t} if isinstance(event, ev.Flick) else {}
     return replace(event, confidence=min(event.confidence or 1.0, sure),
-                   evidence={**(event.evidence or {}), **when})
-
-
-def _traced_evidence(event: ev.Event, traced: Mapping[str, tuple[Traced, float]]
-                     ) -> ev.Event:
-    """A flick and the crossings of a slide no frame saw that its trace timed (until it
-    arrived where it was seen again or struck): as sure as a slide drawn through what was
-    seen, with the trace's evidence (noise units, frames) and its timing spread."""
-    if not isinstance(event, ev.Flick | ev.Cross) or event.coin not in traced:
-        return event
-    trace, t_arrived = traced[event.coin]
-    if event.t > t_arrived + 1e-6:
-        return event
-    seen = {"trace_score": round(trace.score, 1), "trace_frames": trace.frames,
-            "sigma_t": round(trace.spread_s, 4)}
-    evidence = {"t_start": event.t} if isinstance(event, ev.Flick) else {}
-    return replace(event, confidence=min(event.confidence or 1.0, UNSEEN_CONFIDENCE),
-                   evidence={**evidence, **(event.evidence or {}), **seen})
+                   evidence={**start, **(event.evidence or {}), **extra})
 
 
 def run(frames: Iterable[Frame], pipeline: Pipeline) -> Iterator[ev.Event]:

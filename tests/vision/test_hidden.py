@@ -537,15 +537,15 @@ def test_a_fingertip_following_through_is_not_the_coin_it_flicked() -> None:
 def test_a_flick_no_frame_saw_says_so_in_its_evidence() -> None:
     """Its time, and its crossings' times, lie somewhere in the interval a hand hid it."""
     from referee.events import Cross, Flick
-    from referee.vision.pipeline import _hidden_evidence
+    from referee.vision.pipeline import _unseen_evidence
 
-    seen = _hidden_evidence(Flick(7.85, "ace", confidence=0.9), {"ace": (7.7, 8.1)}, {})
+    seen = _unseen_evidence(Flick(7.85, "ace", confidence=0.9), {"ace": (7.7, 8.1)}, {})
     assert seen.confidence == 0.5
     assert seen.evidence == {"t_start": 7.85, "hidden_from": 7.7, "hidden_until": 8.1}
     other = Flick(1.9, "moons", confidence=0.9)
-    assert _hidden_evidence(other, {"ace": (7.7, 8.1)}, {}) is other
+    assert _unseen_evidence(other, {"ace": (7.7, 8.1)}, {}) is other
     # Nor any crossing of its slide: the line and the side are known, the time is not.
-    crossed = _hidden_evidence(Cross(7.9, "ace", "gate-1", "+", (0.0, -50.8), confidence=0.99,
+    crossed = _unseen_evidence(Cross(7.9, "ace", "gate-1", "+", (0.0, -50.8), confidence=0.99,
                                      evidence={"margin_mm": 20.0}), {"ace": (7.7, 8.1)}, {})
     assert crossed.confidence == 0.5
     assert crossed.evidence == {"margin_mm": 20.0, "hidden_from": 7.7, "hidden_until": 8.1}
@@ -556,7 +556,7 @@ def test_a_flick_no_frame_saw_timed_by_its_trace_says_so_in_its_evidence() -> No
     drawn slide's, with the trace's evidence and the hidden interval; what came after is
     left alone."""
     from referee.events import Cross, Flick
-    from referee.vision.pipeline import _hidden_evidence, _traced_evidence
+    from referee.vision.pipeline import _unseen_evidence
     from referee.vision.reconstruct import UNSEEN_CONFIDENCE
     from referee.vision.trace import Traced
 
@@ -564,7 +564,7 @@ def test_a_flick_no_frame_saw_timed_by_its_trace_says_so_in_its_evidence() -> No
     hidden = {"ace": (7.7, 8.1)}
 
     def both(event):
-        return _traced_evidence(_hidden_evidence(event, hidden, traced), traced)
+        return _unseen_evidence(event, hidden, traced)
 
     flick = both(Flick(7.8, "ace", confidence=0.9))
     assert flick.confidence == UNSEEN_CONFIDENCE
@@ -574,7 +574,7 @@ def test_a_flick_no_frame_saw_timed_by_its_trace_says_so_in_its_evidence() -> No
                          evidence={"margin_mm": 20.0, "sigma_t": 0.0083}))
     assert crossed.confidence == UNSEEN_CONFIDENCE and crossed.evidence["trace_frames"] == 6
     later = Cross(8.05, "ace", "gate-2", "+", (0.0, 50.8), confidence=0.99)
-    assert _traced_evidence(later, traced) is later
+    assert _unseen_evidence(later, {}, traced) is later
 
 
 def test_a_coin_lost_from_rest_and_back_at_rest_beside_a_coin_that_set_off_struck_it(
