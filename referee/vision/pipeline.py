@@ -909,21 +909,31 @@ def _at_rest_on_towers(window: FlickWindow, layout: Layout) -> FlickWindow:
     """A window whose coins that "slid" from a tower's top to the same top rest there: no
     flick moves a coin on a tower (a prisoner leaves it in a hand), and no coin sliding on
     the table reaches it; what moved is the prisoner's reading on the white tile (capture
-    at look 134: 4 mm from frame to frame, an invented flick).  It rests where it ends."""
-    return _rested(window, {c: m for c, m in window.motions.items() if m.end_mm is not None
-                            and (top := layout.stack_at(m.start_mm)) is not None
-                            and top == layout.stack_at(m.end_mm)})
+    at look 134: 4 mm from frame to frame, an invented flick; at look 413, 5 mm two frames
+    before the video ended, still "moving" then).  It rests where it was last."""
+    return _rested(window, {c: m for c, m in window.motions.items()
+                            if (top := layout.stack_at(m.start_mm)) is not None
+                            and top == layout.stack_at(_last_mm(m))})
+
+
+def _last_mm(motion: Motion) -> tuple[float, float]:
+    """Where a coin rests after its motion, or, when it never came to rest in view, where
+    it was last."""
+    if motion.end_mm is not None:
+        return motion.end_mm
+    x, y = motion.position(motion.t_end)
+    return float(x), float(y)
 
 
 def _rested(window: FlickWindow, still: Mapping[str, Motion]) -> FlickWindow:
     """The window with these coins' motions taken for readings of a coin at rest: each was
-    where its motion starts and rests where it ends."""
+    where its motion starts and rests where it was last."""
     if not still:
         return window
     return replace(_without(window, set(still)),
                    rest_mm={**window.rest_mm, **{c: m.start_mm for c, m in still.items()}},
                    settled_mm={**window.settled_mm,
-                               **{c: m.end_mm for c, m in still.items()}})
+                               **{c: _last_mm(m) for c, m in still.items()}})
 
 
 def stop_seconds(distance_mm: float, decel: float) -> float:

@@ -996,6 +996,28 @@ def test_a_prisoner_read_a_few_mm_apart_on_its_tower_was_not_flicked() -> None:
     assert set(_at_rest_on_towers(window, layout).motions) == {"moons"}
 
 
+def test_a_prisoner_read_apart_on_its_tower_as_the_video_ends_was_not_flicked() -> None:
+    """Capture at look 413: Moons, a prisoner on tower 2, read 5 mm apart two frames before
+    the video ended, and a flick was invented, still "moving" at the end (no place to rest
+    in).  Its last reading is on the same top: it rests there.  Off the top, it moved."""
+    layout = castle_croquetnole_layout()
+    tower = layout.piece("tower-2").center_mm
+    start = (tower[0] - 2.2, tower[1] + 4.0)
+
+    def ending(velocity: tuple[float, float]) -> Motion:
+        slide = Slide(16.63, start, velocity, DECEL, 16.7)
+        return Motion("moons", [slide], start, None)
+
+    window = FlickWindow({"moons": ending((37.5, -175.0))}, {}, 1 / 30)
+    kept = _at_rest_on_towers(window, layout)
+    assert kept.motions == {}
+    last = ending((37.5, -175.0)).position(16.7)
+    assert kept.settled_mm["moons"] == pytest.approx(tuple(last), abs=1e-6)
+    assert layout.stack_at(kept.settled_mm["moons"]) == "tower-2"
+    window = FlickWindow({"moons": ending((0.0, 900.0))}, {}, 1 / 30)
+    assert set(_at_rest_on_towers(window, layout).motions) == {"moons"}
+
+
 def test_a_coin_hidden_a_moment_is_not_a_blob_far_off_where_no_hand_could_carry_it() -> None:
     """Capture at look 166, where every coin reads alike: an arm sweeping over the table
     hid Suns, and 0.1 s later a whole piece of the arm 320 mm off, of a coin's look, was
