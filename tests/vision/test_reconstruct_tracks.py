@@ -344,6 +344,26 @@ def test_a_flick_starts_where_the_coin_rested_not_where_the_fingertip_dragged_it
     assert window.motions["moons"].start_mm == pytest.approx((0.0, -209.55), abs=0.05)
 
 
+def test_a_striker_s_second_onset_on_a_coin_still_at_rest_is_that_one_strike() -> None:
+    """Capture at look 453: guard 2 strikes Moons, whose path, fitted over the two frames
+    before it hit door 3, set off 24 ms late; guard 2's path met it at rest at the strike
+    and again, at 59 mm/s, where its path began.  A struck coin moves off: met twice at
+    rest by one striker, it was struck once, at the first.  Once it moved, or struck by
+    another coin, a second contact stands."""
+    from referee.vision.reconstruct import _dedupe
+
+    def contact(t: float, a: str, moving: list[str], speed: float = 59.1) -> dict:
+        return {"t": t, "a": a, "b": "moons", "piece": None, "moving": moving,
+                "speed": speed}
+
+    strike = contact(12.098, "2", ["2"], 507.8)
+    assert _dedupe([strike, contact(12.1225, "2", ["2"])]) == [strike]
+    moved = contact(12.1225, "2", ["2", "moons"])
+    assert _dedupe([strike, moved]) == [strike, moved]
+    other = contact(12.1225, "suns", ["suns"])
+    assert _dedupe([strike, other]) == [strike, other]
+
+
 def test_a_striker_s_second_onset_as_the_struck_coin_comes_back_is_that_one_re_contact() -> None:
     """Strike at looks 192 and 282: Moons strikes Crowns, which hits tower 3 a centimetre on
     and comes back onto Moons within the frame.  Moons' path met Crowns again 10 ms after
