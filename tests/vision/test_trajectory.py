@@ -125,6 +125,21 @@ def test_a_fingertip_seen_behind_the_place_is_not_the_start_however_fast_it_move
     assert motion.t_start == pytest.approx(9.9, abs=0.02)
 
 
+def test_a_fingertip_alone_behind_the_place_is_not_fitted_however_few_frames_follow() -> None:
+    """Capture at look 460: Suns (-209.6, 0.2) flicked 26 mm east at 9.9 s; the next two
+    frames read the fingertip alone, 11.7 mm west, then the coin 1.7 mm short of its rest.
+    Too few frames for a piece of their own: the one slide was fitted through the
+    fingertip (7.3 mm RMS), and the flick read 67 ms late.  A reading 3.4 mm behind,
+    within a fingertip's drag, is kept (`test_a_coin_pushed_along_reads_behind_and_is_kept`)."""
+    t = np.array([9.9333, 9.9667, 10.0, 10.0333, 10.0667, 10.1, 10.1333])
+    x = [-221.01, -221.33, -185.53, -183.83, -183.84, -183.84, -183.84]
+    p = np.array([[xi, 0.2] for xi in x])
+    motion = fit_motion("suns", t, p, (-209.6, 0.2), (-183.83, 0.2), DECEL,
+                        rested_until=9.8667)
+    assert motion.t_start == pytest.approx(9.9, abs=0.005)
+    assert motion.slides[0].rms_mm < 0.3
+
+
 def test_a_coin_seen_beyond_where_it_came_to_rest_bounced_there() -> None:
     """Moons, seen first past where it rests (flicked at tower 2 under the fingers, hit it and
     came back 4 mm: demo-game, 58.8 s): three points fit one quadratic, but no slide passes
