@@ -140,6 +140,22 @@ def test_a_fingertip_alone_behind_the_place_is_not_fitted_however_few_frames_fol
     assert motion.slides[0].rms_mm < 0.3
 
 
+def test_a_short_flick_seen_once_on_its_way_starts_when_that_frame_says() -> None:
+    """Capture at look 446: Ace flicked 15.4 mm west at 7.9 s, seen on its way in one
+    frame only (7.967 s, 13.6 mm on), the fingertip's two frames before put aside.  Started
+    from the frame last at rest, the solver stopped where the slide ended before that
+    frame, a plateau, and the flick read 0.13 s early (0.6 mm RMS against 0.04)."""
+    readings = {226: -44.4, 227: -44.4, 228: -44.41, 229: -44.38, 230: -44.41, 231: -44.41,
+                233: -44.26, 234: -35.67, 237: -36.04, 239: -58.02, 240: -59.87,
+                241: -59.77, 242: -59.82, 243: -59.8, 244: -59.8}
+    t = np.array(sorted(readings)) / 30.0
+    p = np.array([[readings[k], -254.0 - 10.6 * (k in (234, 237))] for k in sorted(readings)])
+    motion = fit_motion("ace", t[6:], p[6:], (-44.4, -254.0), (-59.8, -254.0), DECEL,
+                        rested_until=233 / 30.0)
+    assert motion.t_start == pytest.approx(7.9, abs=0.005)
+    assert motion.slides[0].rms_mm < 0.2
+
+
 def test_a_coin_seen_beyond_where_it_came_to_rest_bounced_there() -> None:
     """Moons, seen first past where it rests (flicked at tower 2 under the fingers, hit it and
     came back 4 mm: demo-game, 58.8 s): three points fit one quadratic, but no slide passes
