@@ -270,8 +270,8 @@ def fit_motion(coin: str, t: Sequence[float], p: np.ndarray, start_mm: tuple[flo
         # look 107: 6.6 mm, pulling the whole slide 1.2 mm back).  The slide before says
         # where it went.
         t_arr, p_arr = t_arr[:-1], p_arr[:-1]
-    fingertip = _behind_rest(p_arr, start_mm)
-    t_arr, p_arr = t_arr[~fingertip], p_arr[~fingertip]
+    fingers = _fingers_readings(p_arr, start_mm)
+    t_arr, p_arr = t_arr[fingers:], p_arr[fingers:]
     # The first frame that left the resting place may have seen the launch within its
     # exposure: then it goes, and the frames still at rest before it with it (no slide
     # through them and the later frames fits: the partition would cut them off with the
@@ -662,21 +662,24 @@ def _fingertip(t: np.ndarray, p: np.ndarray, piece: tuple[int, int],
                      float(moved @ onward) <= 0.5 * dragged * float(np.hypot(*onward)))
 
 
-def _behind_rest(p: np.ndarray, start_mm: tuple[float, float]) -> np.ndarray:
-    """Which centres `p`, before the coin first went beyond a finger's reach, lie farther
-    behind its resting place than a fingertip drags its blob (FINGER_DRAG_MM), opposite
-    where it went: the fingertip alone, read as the coin it hid, for nothing leaves rest
-    backwards (capture at look 460: the fingertip 11.7 mm behind Suns in the two frames
-    after the flick, the slide fitted through them, and the flick read 67 ms late)."""
+def _fingers_readings(p: np.ndarray, start_mm: tuple[float, float]) -> int:
+    """How many of the first centres `p` are the finger's: up to the last, before the coin
+    first went beyond a finger's reach, that lies farther behind its resting place than a
+    fingertip drags its blob (FINGER_DRAG_MM), opposite where the coin went.  That one is
+    the fingertip alone, read as the coin it hid, for nothing leaves rest backwards; the
+    readings before it are the finger's drag, or the coin at rest (capture at look 460:
+    the fingertip 11.7 mm behind Suns in the two frames after the flick, the slide fitted
+    through them, and the flick read 67 ms late; at look 422, a drag 1.3 mm off Ace's
+    place before two such frames made a slow piece of its own, the flick 0.13 s early)."""
     from_rest = p - np.asarray(start_mm)
     off = np.hypot(*from_rest.T)
-    fingertip = np.zeros(len(p), bool)
     gone = np.flatnonzero(off >= FINGER_MM)
-    if len(gone):
-        before = slice(0, gone[0])
-        fingertip[before] = (off[before] > FINGER_DRAG_MM) & (
-            from_rest[before] @ from_rest[gone[0]] < 0.0)
-    return fingertip
+    if not len(gone):
+        return 0
+    before = slice(0, gone[0])
+    behind = np.flatnonzero((off[before] > FINGER_DRAG_MM)
+                            & (from_rest[before] @ from_rest[gone[0]] < 0.0))
+    return int(behind[-1]) + 1 if len(behind) else 0
 
 
 def _winding_up(from_rest: np.ndarray, off: np.ndarray, piece: tuple[int, int]) -> bool:
