@@ -52,7 +52,8 @@ def reconstruct(window: FlickWindow, layout: Layout) -> list[ev.Event]:
     touches += _rebounds(window, layout, touches)
     touches = _without_repeats(touches)
     touches += _pushed(window, layout, _struck(window, touches))
-    touches += _unseen_hits(window, layout, touches)
+    unseen = _unseen_hits(window, layout, touches)
+    touches += unseen + _rebounds(window, layout, [f for f in unseen if not f.get("uncertain")])
     struck = _struck(window, touches)
     for touch in touches:
         if touch["piece"] is None:

@@ -202,7 +202,10 @@ def test_a_coin_timed_by_its_trace_arriving_fast_short_of_a_coin_that_moved_stru
     """The same, its slide timed by its trace (`vision/trace.py`): Moons arrived where it
     rests at 2.178 s still at 920 mm/s, enough to slide 140 mm on, and stopped there: with
     Crowns 31 mm ahead, nudged, it struck it, once it had covered the gap (the true strike
-    at 2.192 s).  Arriving at 300 mm/s (15 mm more at most), whether it did is asked."""
+    at 2.192 s).  Crowns, at rest again where it was, hit tower 3 a centimetre on and came
+    back onto Moons, which rests 29 mm behind where it struck (2.203 and 2.222 s; strikes
+    at looks 107, 203 and 415 lost both).  Arriving at 300 mm/s (15 mm more at most),
+    whether it did is asked, and nothing follows from a question."""
     decel = 0.3 * 9806.65
     start, end = (-0.49, -210.81), (-5.70, 159.76)
     run = math.dist(start, end)
@@ -216,12 +219,20 @@ def test_a_coin_timed_by_its_trace_arriving_fast_short_of_a_coin_that_moved_stru
                        start, end, unseen=True)
         window = FlickWindow({"moons": moons}, {"crowns": (0.11, 209.80)}, 1 / 30,
                              settled_mm={"crowns": (1.27, 209.70)})
-        (contact,) = of_type(reconstruct(window, LAYOUT), "contact")
+        events = reconstruct(window, LAYOUT)
+        contact, *back = of_type(events, "contact")
         assert (contact.a, contact.b, contact.uncertain) == ("moons", "crowns", not sure)
         if sure:
             assert contact.t == pytest.approx(2.192, abs=0.025) and contact.confidence == 0.8
+            (hit,) = of_type(events, "hit")
+            assert (hit.coin, hit.piece) == ("crowns", "tower-3")
+            assert hit.t == pytest.approx(2.203, abs=0.025)
+            (back,) = back
+            assert (back.a, back.b) == ("crowns", "moons")
+            assert back.t == pytest.approx(2.222, abs=0.025)
         else:
             assert contact.t == pytest.approx(t_arrived, abs=1e-3)
+            assert not back and not of_type(events, "hit")
 
 
 def test_a_crawling_re_contact_just_after_a_strike_is_that_strike_held() -> None:
