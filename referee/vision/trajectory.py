@@ -191,7 +191,7 @@ PLATEAU_COST = 0.5 * 0.3 ** 2
 times a coin can have left rest needs to replace an allowed fit: the solver, started before
 the only frame that saw the coin on its way, may stop where the slide has ended before that
 frame, a plateau (capture at look 446: Ace "flicked" 0.13 s early, 0.6 mm RMS against
-0.04)."""
+0.06)."""
 
 
 @dataclass(frozen=True)
@@ -258,6 +258,8 @@ def fit_motion(coin: str, t: Sequence[float], p: np.ndarray, start_mm: tuple[flo
     (`_struck_after_first`), unless the slide there would have left rest before the coin
     was last seen at rest (`rested_until`): its first frame was after the impacts (fast
     flick at look 245: Suns, first seen coming back off Arms, "flicked" 0.18 s early).
+    Readings up to the fingertip alone, behind the place, are the finger's and are left
+    out (`_fingers_readings`).
     """
     t_arr = np.asarray(t, float)
     p_arr = np.asarray(p, float).reshape(-1, 2)
