@@ -573,7 +573,7 @@ def _dedupe(found: list[dict]) -> list[dict]:
     def held(f: dict, g: dict) -> bool:
         return 0 < f["t"] - g["t"] < HELD_CONTACT_S and (
             f["speed"] < RECOIL_MM_S
-            or f["a"] == g["a"] and f.get("moving") == g.get("moving") == [f["a"]])
+            or (f["a"] == g["a"] and f.get("moving") == g.get("moving") == [f["a"]]))
 
     out: list[dict] = []
     for f in found:
