@@ -1058,12 +1058,15 @@ def _struck_unseen(event: ev.Event, contacts: list[ev.Contact],
                    hidden: Mapping[str, tuple[float, float]]) -> bool:
     """Is `event` the flick of a coin moved unseen that a contact struck while it was hidden
     (the capture scenario at look 107: Moons, struck by guard 2 under the striker's hand,
-    read as flicked out of turn)?  Its move was the strike's, not a flick."""
+    read as flicked out of turn)?  Its move was the strike's, not a flick.  A coin that
+    struck first and was struck back after is the one flicked (strikes at looks 107, 203
+    and 415: Moons, unseen, struck Crowns, which came back onto it off tower 3)."""
     if not isinstance(event, ev.Flick) or event.coin not in hidden:
         return False
     t_hid, t_back = hidden[event.coin]
-    return any(event.coin in (e.a, e.b) and event.coin not in e.moving
-               and t_hid <= e.t <= t_back for e in contacts)
+    first = min((e for e in contacts if event.coin in (e.a, e.b) and t_hid <= e.t <= t_back),
+                key=lambda e: e.t, default=None)
+    return first is not None and event.coin not in first.moving
 
 
 def _unseen_evidence(event: ev.Event, hidden: Mapping[str, tuple[float, float]],

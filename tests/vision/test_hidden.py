@@ -916,6 +916,11 @@ def test_a_coin_struck_while_a_hand_hid_it_was_not_flicked() -> None:
     assert not _struck_unseen(flick, [Contact(11.9, "2", "moons", ("2",), 158.8)], hidden)
     assert not _struck_unseen(flick, [Contact(12.147, "moons", "2", ("moons",), 9.0)], hidden)
     assert not _struck_unseen(Flick(12.399, "ace"), struck, hidden)
+    # Strike at look 415: Moons, unseen, struck Crowns, which came back onto it off tower 3.
+    hidden = {"moons": (1.9, 2.333)}
+    strike = Contact(2.194, "moons", "crowns", ("moons",), 921.6)
+    back = Contact(2.225, "crowns", "moons", ("crowns",), 435.2)
+    assert not _struck_unseen(Flick(1.898, "moons", confidence=0.9), [back, strike], hidden)
 
 
 def test_a_coin_flicked_out_from_under_the_fingers_is_taken_by_its_streak() -> None:
