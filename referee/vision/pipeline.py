@@ -274,6 +274,8 @@ class Pipeline:
         self.recent = RecentFrames(self.config.history_s, fps)
         """The last frames at half resolution, with their hands: a slide no frame showed
         is timed by the trace it left (`trace`)."""
+        self.reported: dict[str, tuple[float, float]] = {}
+        """Where the last `settled` or `place` put each coin (`_kept_places`)."""
         self.on_window: Callable[[FlickWindow], None] | None = None
         """Called with each flick's window as it is reconstructed (the benchmark compares
         its fitted paths with the truth)."""
@@ -321,6 +323,7 @@ class Pipeline:
             start = self._bind(frame)
             if self.starts_session:
                 out.append(ev.Settled(frame.t, start))
+                self.reported = dict(start)
         assert self.tracker is not None
         detections, hands = self.detector.detect(frame.image, self._resting(frame.t))
         self.hands_seen.update(hands, frame.t)
@@ -651,10 +654,11 @@ class Pipeline:
             windows = self._with_hidden(windows, hidden, t)
         else:  # (no coin moved unseen: what moved by hand touched nothing a hand did not)
             windows = [w for w in (self._unprompted(w) for w in windows) if w.motions]
+        self.reported.update({e.coin: e.at for e in out if isinstance(e, ev.Place)})
         for window in windows:
             if self.on_window is not None:
                 self.on_window(window)
-            out += reconstruct(window, self.layout)
+            out += self._kept_places(reconstruct(window, self.layout), window)
             for coin in window.motions:  # moved: read its face when all rest
                 self.to_read.setdefault(coin, t if window.t_settled is None
                                         else window.t_settled)
@@ -671,6 +675,24 @@ class Pipeline:
                 self.off_table.add(e.coin)
         for coin, obs in self.tracks.items():
             self.tracks[coin] = [o for o in obs if o[0] >= t - self.config.history_s]
+        return out
+
+    def _kept_places(self, events: list[ev.Event], window: FlickWindow) -> list[ev.Event]:
+        """The window's events, its `settled` giving each coin that neither moved in it nor
+        touched anything the place last reported: vision says it never left it, and the
+        rules read a coin more than 2 mm from where it rested as moved (fast flick at look
+        473: guard 3, untouched, read 2.5 mm apart before and after as its readings
+        wobbled between two places, and was to be put back)."""
+        touched = {c for e in events if isinstance(e, ev.Contact) for c in (e.a, e.b)}
+        touched |= {e.coin for e in events if isinstance(e, ev.Hit)}
+        out: list[ev.Event] = []
+        for event in events:
+            if isinstance(event, ev.Settled) and event.positions is not None:
+                kept = {c: self.reported[c] for c in event.positions if c in self.reported
+                        and c not in window.motions and c not in touched}
+                event = replace(event, positions={**event.positions, **kept})
+                self.reported.update(event.positions)
+            out.append(event)
         return out
 
     def _trace(self, from_mm: tuple[float, float], to_mm: tuple[float, float],

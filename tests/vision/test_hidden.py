@@ -1222,3 +1222,26 @@ def test_a_coin_whose_place_was_seen_empty_is_not_held_where_it_rested() -> None
     pipe.hidden_since["moons"].seen_empty = True
     held = {tuple(p) for p, _ in pipe._resting(15.1)}
     assert tuple(moons) not in held and len(held) == len(pipe.tracker.tracks) - 1
+
+
+def test_a_coin_that_neither_moved_nor_touched_anything_keeps_the_place_last_reported(
+        ) -> None:
+    """Fast flick at look 473: guard 3, untouched all along, read 256.3 mm north at the
+    start and 253.9 at the end as its readings wobbled between two places; the rules took
+    it for moved 2.5 mm and had it put back.  A coin that neither moved in a window nor
+    touched anything keeps the place last reported; one that moved, or struck or was struck,
+    is where it is read now."""
+    from referee.events import Contact, Settled
+
+    pipe = Pipeline(mapping(), castle_croquetnole_layout(), SIZE, 30.0)
+    pipe.reported = {"3": (44.33, 256.32), "arms": (209.6, 0.12), "moons": (0.0, -209.5),
+                     "suns": (-209.3, -0.1)}
+    suns = Motion("suns", [Slide(1.9, (-209.3, -0.1), (2600.0, 0.0), DECEL, 2.1)],
+                  (-209.3, -0.1), (109.6, -74.0))
+    window = FlickWindow({"suns": suns}, {}, 1 / 30)
+    now = {"3": (44.8, 253.86), "arms": (210.4, -10.48), "moons": (0.1, -209.4),
+           "suns": (109.6, -74.0)}
+    events = [Contact(2.043, "suns", "arms", ("suns",), 2585.5), Settled(2.67, now)]
+    (_, settled) = pipe._kept_places(events, window)
+    assert settled.positions == {**now, "3": (44.33, 256.32), "moons": (0.0, -209.5)}
+    assert pipe.reported == settled.positions
