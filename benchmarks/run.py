@@ -71,14 +71,15 @@ class Instrumented:
         pipeline._close = timer.wrap("reconstruct", pipeline._close)
         bind = pipeline._bind
 
-        def bound(frame: Frame) -> None:
-            bind(frame)
+        def bound(frame: Frame) -> dict[str, tuple[float, float]]:
+            start = bind(frame)
             update = timer.wrap("track", pipeline.tracker.update)
 
             def record_update(*args, **kwargs):
                 self.assigned = update(*args, **kwargs)
                 return self.assigned
             pipeline.tracker.update = record_update
+            return start
         pipeline._bind = bound
 
     def _record_detect(self, image: np.ndarray, *args, **kwargs):
