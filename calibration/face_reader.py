@@ -29,8 +29,10 @@ from calibration.faces import (
     ToPixels,
     builtin_face_of,
     coin_patch,
+    coin_patches,
     look_distance,
     look_of,
+    looks_of,
     other_face,
 )
 from referee.geometry import COIN_DIAMETER_MM
@@ -93,6 +95,14 @@ class CoinFaces:
         """A crop's rotation-invariant descriptor (DESCRIPTOR_LEN floats), to keep per track
         and compare later instead of the crop."""
         return look_of(crop).vector()
+
+    def descriptors_at(self, frame: np.ndarray, mapping: ToPixels,
+                       centres_mm: Sequence[Sequence[float]] | np.ndarray) -> np.ndarray:
+        """`descriptor(crop(frame, mapping, c))` for each of `centres_mm` (N×2), cut and
+        measured together (N×DESCRIPTOR_LEN): a coin read at points around its centre
+        (`check_around`) costs about one reading, not N."""
+        patches = coin_patches(frame, mapping, centres_mm, self.coin_mm)
+        return np.array([look.vector() for look in looks_of(patches)])
 
     def identify(self, seen: np.ndarray, candidates: Iterable[str] | None = None
                  ) -> FaceReading:

@@ -77,15 +77,26 @@ def coin_patch(frame: np.ndarray, plane: ToPixels, center_mm: Sequence[float],
     Four points around the coin are mapped to pixels through the plane (lens included) and the
     square between them warped to the patch; the coin's disc fills 1/SPAN of it.
     """
+    return coin_patches(frame, plane, [center_mm], coin_mm, size)[0]
+
+
+def coin_patches(frame: np.ndarray, plane: ToPixels, centers_mm: Sequence[Sequence[float]]
+                 | np.ndarray, coin_mm: float = COIN_DIAMETER_MM, size: int = PATCH_PX
+                 ) -> np.ndarray:
+    """`coin_patch` at each of `centers_mm` (N×2): N×`size`×`size`×3.  The corners of all
+    are mapped to pixels at once (the lens model's cost is per call, not per point)."""
     half = coin_mm * SPAN / 2
-    cx, cy = float(center_mm[0]), float(center_mm[1])
-    src_mm = np.array([[cx - half, cy + half], [cx + half, cy + half],
-                       [cx + half, cy - half], [cx - half, cy - half]])
-    src_px = plane.to_pixels(src_mm).astype(np.float32)
+    centers = np.asarray(centers_mm, np.float64).reshape(-1, 2)
+    corners = np.array([[-half, half], [half, half], [half, -half], [-half, -half]])
+    src_px = plane.to_pixels((centers[:, None, :] + corners).reshape(-1, 2))
+    src_px = np.asarray(src_px, np.float32).reshape(-1, 4, 2)
     dst = np.array([[0, 0], [size, 0], [size, size], [0, size]], np.float32) - 0.5
-    warp = cv2.getPerspectiveTransform(src_px, dst)
-    return cv2.warpPerspective(frame, warp, (size, size), flags=cv2.INTER_LINEAR,
-                               borderMode=cv2.BORDER_REPLICATE)
+    out = np.empty((len(centers), size, size, frame.shape[2]), frame.dtype)
+    for patch, quad in zip(out, src_px, strict=True):
+        warp = cv2.getPerspectiveTransform(quad, dst)
+        cv2.warpPerspective(frame, warp, (size, size), dst=patch, flags=cv2.INTER_LINEAR,
+                            borderMode=cv2.BORDER_REPLICATE)
+    return out
 
 
 def patch_centre(lab: np.ndarray) -> tuple[float, float]:
@@ -95,21 +106,30 @@ def patch_centre(lab: np.ndarray) -> tuple[float, float]:
     Corrects the coin top's parallax (it stands a coin's thickness above the table plane) and
     small errors in the given position.
     """
-    size = lab.shape[0]
-    yy, xx = np.mgrid[0:size, 0:size].astype(np.float32)
+    cx, cy = _patch_centres(lab[None])[0]
+    return float(cx), float(cy)
+
+
+def _patch_centres(labs: np.ndarray) -> np.ndarray:
+    """`patch_centre` of N patches (N×S×S×3 Lab, float32) at once: N×2 (x, y)."""
+    size = labs.shape[1]
+    yy, xx = _grid(size)
     c = (size - 1) / 2
     r = np.hypot(xx - c, yy - c) / (size / SPAN / 2)
-    cloth = np.median(lab[r > 1.12], axis=0)
-    differs = (np.linalg.norm((lab - cloth) * _WEIGHT, axis=2) > 18.0) & (r < 1.2)
-    if differs.sum() < 0.5 * np.pi * (size / SPAN / 2) ** 2:
-        return c, c  # the coin is not clear from the cloth: trust the given position
-    return float(xx[differs].mean()), float(yy[differs].mean())
+    cloth = np.median(labs[:, r > 1.12], axis=1)
+    differs = (np.linalg.norm((labs - cloth[:, None, None]) * _WEIGHT, axis=3) > 18.0) \
+        & (r < 1.2)
+    count = differs.sum(axis=(1, 2))
+    clear = count >= 0.5 * np.pi * (size / SPAN / 2) ** 2
+    # where the coin is not clear from the cloth, the given position is trusted
+    sums = np.stack([(xx * differs).sum(axis=(1, 2)), (yy * differs).sum(axis=(1, 2))], 1)
+    return np.where(clear[:, None], sums / np.maximum(count, 1)[:, None], c)
 
 
-def _radii(size: int, centre: tuple[float, float] | None = None) -> np.ndarray:
+def _grid(size: int) -> tuple[np.ndarray, np.ndarray]:
+    """A patch's pixel rows and columns (yy, xx), float32."""
     yy, xx = np.mgrid[0:size, 0:size].astype(np.float32)
-    cx, cy = centre if centre is not None else ((size - 1) / 2, (size - 1) / 2)
-    return np.hypot(xx - cx, yy - cy) / (size / SPAN / 2)  # in coin radii
+    return yy, xx
 
 
 @dataclass(frozen=True)
@@ -142,32 +162,66 @@ class CoinLook:
 
 def look_of(patch: np.ndarray) -> CoinLook:
     """The rotation-invariant look of a coin patch (see `coin_patch`)."""
-    lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float32)
-    size = patch.shape[0]
-    cx, cy = patch_centre(lab)
-    r = _radii(size, (cx, cy))
+    return looks_of(patch[None])[0]
+
+
+def looks_of(patches: np.ndarray) -> list[CoinLook]:
+    """`look_of` each of N patches (N×S×S×3 BGR), measured together: the numpy work of one
+    small patch is mostly per call, so N at once cost about as much as one."""
+    n, size = patches.shape[:2]
+    lab = cv2.cvtColor(patches.reshape(n * size, size, 3), cv2.COLOR_BGR2LAB)
+    lab = lab.reshape(n, size, size, 3).astype(np.float32)
+    centres = _patch_centres(lab)
+    yy, xx = _grid(size)
+    dx, dy = xx - centres[:, 0, None, None], yy - centres[:, 1, None, None]
+    r = np.hypot(dx, dy) / (size / SPAN / 2)  # in coin radii
     inside = r < RINGS[-1]
-    pixels = lab[inside]
-    disc = np.median(pixels, axis=0)
-    dist = np.linalg.norm((lab - disc) * _WEIGHT, axis=2)
+    count = inside.sum(axis=(1, 2))
+    disc = _masked_quantile(lab, inside, count, 0.5)
+    dist = np.linalg.norm((lab - disc[:, None, None]) * _WEIGHT, axis=3)
     # the ink's contrast: a robust maximum, so that thin blurred strokes read weaker
-    contrast = max(float(np.percentile(dist[inside], 97)), 12.0)
-    ink = np.clip((dist - 8.0) / max(contrast - 8.0, 1.0), 0.0, 1.0)
-    rings = np.array([float(ink[(r >= a) & (r < b)].mean())
-                      for a, b in itertools.pairwise(RINGS)])
+    contrast = np.maximum(_masked_quantile(dist[..., None], inside, count, 0.97)[:, 0], 12.0)
+    ink = np.clip((dist - 8.0) / np.maximum(contrast - 8.0, 1.0)[:, None, None], 0.0, 1.0)
+    rings = np.stack([_masked_mean(ink, (r >= a) & (r < b))
+                      for a, b in itertools.pairwise(RINGS)], 1)
     # the ink's colour: its strongest pixels (blur mixes thin strokes with the disc)
-    d_in = dist[inside]
-    core = d_in >= 0.7 * contrast
-    ink_lab = pixels[core].mean(axis=0) if core.sum() >= 2 else disc
-    strong = float(np.mean(dist[inside] > 40.0))
-    yy, xx = np.mgrid[0:size, 0:size].astype(np.float32)
-    theta = np.arctan2(yy - cy, xx - cx)[inside]
-    w = ink[inside]
-    mass = max(float(w.sum()), 1e-6)
-    angular = np.array([abs(complex((w * np.cos(k * theta)).sum(), (w * np.sin(k * theta)).sum()))
-                        / mass for k in (1, 2, 3)])
-    return CoinLook(disc.astype(np.float64), np.asarray(ink_lab, np.float64), rings, strong,
-                    contrast, angular)
+    core = inside & (dist >= 0.7 * contrast[:, None, None])
+    n_core = core.sum(axis=(1, 2))
+    ink_lab = np.where((n_core >= 2)[:, None], (lab * core[..., None]).sum(axis=(1, 2))
+                       / np.maximum(n_core, 1)[:, None], disc)
+    strong = _masked_mean((dist > 40.0).astype(np.float32), inside)
+    w = ink * inside
+    mass = np.maximum(w.sum(axis=(1, 2)), 1e-6)
+    around = np.where(r > 0, (dx + 1j * dy) / np.maximum(np.hypot(dx, dy), 1e-12), 1.0)
+    harmonic = w.astype(np.complex64)  # w·e^{ikθ}, k = 1, 2, 3
+    angular = np.empty((n, 3))
+    for k in range(3):
+        harmonic = harmonic * around
+        angular[:, k] = np.abs(harmonic.sum(axis=(1, 2))) / mass
+    return [CoinLook(disc[i].astype(np.float64), ink_lab[i].astype(np.float64),
+                     rings[i].astype(np.float64), float(strong[i]), float(contrast[i]),
+                     angular[i].astype(np.float64)) for i in range(n)]
+
+
+def _masked_mean(values: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """The mean of each patch's `values` (N×S×S) where `mask`: N."""
+    return (values * mask).sum(axis=(1, 2)) / np.maximum(mask.sum(axis=(1, 2)), 1)
+
+
+def _masked_quantile(values: np.ndarray, mask: np.ndarray, count: np.ndarray, q: float
+                     ) -> np.ndarray:
+    """Each patch's `q` quantile of `values` (N×S×S×C) where `mask` (`count` pixels each),
+    per channel, interpolated linearly as numpy's default: N×C.  The pixels outside sort
+    last."""
+    n, channels = values.shape[0], values.shape[3]
+    flat = np.where(mask[..., None], values, np.inf).reshape(n, -1, channels)
+    ranked = np.sort(flat, axis=1)
+    at = q * (np.maximum(count, 1) - 1)
+    lo = np.floor(at).astype(int)
+    hi = np.minimum(lo + 1, np.maximum(count, 1) - 1)
+    rows = np.arange(n)
+    low, high = ranked[rows, lo], ranked[rows, hi]
+    return low + (high - low) * (at - lo)[:, None]
 
 
 # ------------------------------------------------------------------------- the built-in model

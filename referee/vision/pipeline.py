@@ -108,7 +108,8 @@ face is left as it was (measured, docs/vision.md: true flips read at 0.26-0.87, 
 game's false ones at 0.04-0.22)."""
 FACE_FRAMES = 3
 """A resting coin's face is read on the mean look of this many frames (less sensor noise)."""
-FACE_GRID = [np.array([dx, dy]) for dx in (0.0, -0.25, 0.25) for dy in (0.0, -0.25, 0.25)]
+FACE_GRID = np.array([[dx, dy] for dx in (0.0, -0.25, 0.25)
+                      for dy in (0.0, -0.25, 0.25)])
 """Where a resting coin's look is cut to read its face (`CoinFaces.check_around`): at its
 measured centre and eight points a quarter of a millimetre around it (table mm), the
 centre's own error at rest."""
@@ -529,8 +530,8 @@ class Pipeline:
                 continue
             centre = np.asarray(obs[-1][1:], float)
             looks = self.looks_read.setdefault(coin, [])
-            looks.append(np.array([self.faces.descriptor(self.faces.crop(
-                frame.image, self.detector.mapping, centre + offset)) for offset in FACE_GRID]))
+            looks.append(self.faces.descriptors_at(frame.image, self.detector.mapping,
+                                                   centre + FACE_GRID))
             if len(looks) < FACE_FRAMES:
                 continue
             reading = self.faces.check_around(coin, np.mean(looks, axis=0))

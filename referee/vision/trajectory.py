@@ -172,6 +172,8 @@ def _left_between(sol: OptimizeResult, residual: Callable[[np.ndarray], np.ndarr
     t0 = float(t[0]) + float(sol.x[2])
     allowed = t0 >= not_before and Slide(t0, anchor, (float(sol.x[0]), float(sol.x[1])),
                                          decel, latest).travelled(latest) > 0.0
+    if allowed and sol.cost <= PLATEAU_COST:
+        return sol  # no refit can misfit less by PLATEAU_COST
     way = p[-1] - np.asarray(anchor, float)
     best = sol
     for left in (not_before + 1e-6, latest - 1e-6):  # (a tie: the earlier, the slower)

@@ -26,11 +26,13 @@ from calibration.faces import (
     FaceModels,
     builtin_face,
     coin_patch,
+    coin_patches,
     faces_from_json,
     fit_side_model,
     learn_faces,
     look_distance,
     look_of,
+    looks_of,
     other_face,
     side_features,
 )
@@ -103,7 +105,8 @@ def _table(seed: int) -> dict:
         return {c: coin_patch(frame, plane, p, LAYOUT.coin_mm) for c, p in STARTS.items()}
 
     return {"models": models, "pack": _pack(look), "again": patches(again),
-            "flipped": patches(flipped), "start": patches(frames[0]), "bare": patches(bare)}
+            "flipped": patches(flipped), "start": patches(frames[0]), "bare": patches(bare),
+            "frame": again, "plane": plane}
 
 
 COUNTS = {"start": 8, "start_any": 8, "false_flip": 8, "flip_guard": 4, "flip_knight": 4,
@@ -202,6 +205,36 @@ def test_reader_takes_crops_or_descriptors_alike(first_table: dict) -> None:
         reader.identify(np.zeros(5))
     with pytest.raises(ValueError, match="candidate"):
         reader.identify(first_table["again"]["moons"], [])
+
+
+def test_looks_measured_together_are_each_ones_own(first_table: dict) -> None:
+    """`coin_patches`, `looks_of` and `CoinFaces.descriptors_at` (a coin read at nine points
+    around its centre at once, `check_around`) give what one patch at a time gives."""
+    frame, plane = first_table["frame"], first_table["plane"]
+    centres = [np.add(p, (dx, 0.25)) for p in STARTS.values() for dx in (-0.25, 0.0, 0.25)]
+    patches = coin_patches(frame, plane, centres, LAYOUT.coin_mm)
+    one_by_one = [coin_patch(frame, plane, c, LAYOUT.coin_mm) for c in centres]
+    assert np.array_equal(patches, np.array(one_by_one))
+    together = np.array([look.vector() for look in looks_of(patches)])
+    alone = np.array([look_of(patch).vector() for patch in one_by_one])
+    assert together.shape == (len(centres), DESCRIPTOR_LEN)
+    assert together == pytest.approx(alone, abs=1e-4)
+    reader = CoinFaces(first_table["models"], coin_mm=LAYOUT.coin_mm)
+    assert reader.descriptors_at(frame, plane, centres) == pytest.approx(alone, abs=1e-4)
+
+
+@pytest.mark.parametrize("q", [0.5, 0.97])
+def test_each_patchs_quantile_is_numpys_over_its_own_pixels(q: float) -> None:
+    """The disc's median and the ink's 97th percentile, taken over each patch's own pixels
+    (a different set in each, as its centre moves) in one sort, are numpy's."""
+    from calibration.faces import _masked_quantile
+
+    rng = np.random.default_rng(5)
+    values = rng.normal(size=(4, 32, 32, 3)).astype(np.float32)
+    mask = rng.random((4, 32, 32)) < np.array([0.1, 0.5, 0.9, 0.01])[:, None, None]
+    got = _masked_quantile(values, mask, mask.sum(axis=(1, 2)), q)
+    want = [np.percentile(v[m], 100 * q, axis=0) for v, m in zip(values, mask, strict=True)]
+    assert got == pytest.approx(np.array(want), abs=1e-6)
 
 
 def test_reader_learns_a_face_seen_after_a_flip(first_table: dict) -> None:
