@@ -178,7 +178,7 @@ def _touches(window: FlickWindow, layout: Layout) -> list[dict]:
             for other in sorted(set(window.motions) | set(window.rest_mm)):
                 if other == coin:
                     continue
-                other_path = np.array([_position(window, other, t) for t in grid])
+                other_path = _positions(window, other, grid)
                 gap = np.hypot(*(path - other_path).T) - coin_d
                 onset = _onset(grid, gap)
                 other_motion = window.motions.get(other)
@@ -620,6 +620,16 @@ def _position(window: FlickWindow, coin: str, t: float) -> np.ndarray:
     if coin in window.motions:
         return window.motions[coin].position(t)
     return np.asarray(window.rest_mm[coin], float)
+
+
+def _positions(window: FlickWindow, coin: str, t: np.ndarray) -> np.ndarray:
+    """`_position` at each of the ascending times `t` (N×2), a slide at a time."""
+    if coin not in window.motions:
+        return np.tile(np.asarray(window.rest_mm[coin], float), (len(t), 1))
+    motion = window.motions[coin]
+    out = motion.positions(t)
+    out[t < motion.t_start] = motion.start_mm  # (as `Motion.position`, whatever the slides)
+    return out
 
 
 def square_distance(points: np.ndarray, center: tuple[float, float], size: float,

@@ -50,10 +50,10 @@ def moving_mask(track: np.ndarray, noise_mm: float) -> np.ndarray:
     """
     n = len(track)
     mask = np.zeros(n, bool)
-    if n < 2:
-        return mask
-    p = [(float(x), float(y)) for x, y in track[:, 1:]]
     away = still = MOVED_SIGMAS * noise_mm
+    if n < 2 or math.hypot(*np.ptp(track[:, 1:], axis=0)) <= away:
+        return mask  # (no sighting lies farther than `away` from any anchor among them)
+    p = [(float(x), float(y)) for x, y in track[:, 1:]]
     pool: list[tuple[float, float]] = [p[0]]
     moving = False
     for k in range(1, n):

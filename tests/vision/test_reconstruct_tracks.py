@@ -108,6 +108,36 @@ def test_resting_noise_never_opens_a_flick() -> None:
     assert not moving_mask(track, 0.3).any()
 
 
+def test_two_sightings_just_beyond_six_noise_widths_still_open_a_flick() -> None:
+    """A track whose sightings all lie within six noise widths of each other is at rest
+    without walking it; two in a row just beyond open a flick as ever."""
+    t = np.arange(20) / 30.0
+    still = np.column_stack([t, np.zeros(20), np.zeros(20)])
+    still[5, 1] = 1.79  # one sighting 1.79 mm off (six widths of 0.3 mm: 1.8 mm)
+    assert not moving_mask(still, 0.3).any()
+    moved = still.copy()
+    moved[12:, 1] = 1.85
+    mask = moving_mask(moved, 0.3)
+    assert mask[11:14].all() and not mask[:11].any()
+
+
+def test_positions_along_a_grid_are_each_times_own() -> None:
+    """`_positions` (one slide at a time over a grid) gives `_position` at every time: at
+    rest before the start, on each slide, stopped after."""
+    from referee.vision.reconstruct import _position, _positions
+
+    first = Slide(1.0, (0.0, 0.0), (300.0, 100.0), 0.3 * 9806.65, 1.05)
+    second = Slide(1.05, tuple(first.position(1.05)), (-50.0, 250.0), 0.3 * 9806.65, math.inf)
+    end = second.position(second.t_stop)
+    window = FlickWindow({"moons": Motion("moons", [first, second], (0.0, 0.0),
+                                          (float(end[0]), float(end[1])))},
+                         {"ace": (40.0, -20.0)}, 1 / 30)
+    grid = np.linspace(0.9, 1.4, 101)
+    for coin in ("moons", "ace"):
+        assert np.array_equal(_positions(window, coin, grid),
+                              np.array([_position(window, coin, t) for t in grid]))
+
+
 def _slide_motion(coin: str, t0: float, start: tuple[float, float],
                   velocity: tuple[float, float]) -> Motion:
     decel = 0.3 * 9806.65
