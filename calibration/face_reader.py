@@ -99,8 +99,8 @@ class CoinFaces:
     def descriptors_at(self, frame: np.ndarray, mapping: ToPixels,
                        centres_mm: Sequence[Sequence[float]] | np.ndarray) -> np.ndarray:
         """`descriptor(crop(frame, mapping, c))` for each of `centres_mm` (N×2), cut and
-        measured together (N×DESCRIPTOR_LEN): a coin read at points around its centre
-        (`check_around`) costs about one reading, not N."""
+        measured together (N×DESCRIPTOR_LEN, `looks_of`): a coin read at nine points around
+        its centre (`check_around`) costs about three readings, not nine."""
         patches = coin_patches(frame, mapping, centres_mm, self.coin_mm)
         return np.array([look.vector() for look in looks_of(patches)])
 

@@ -52,7 +52,7 @@ def moving_mask(track: np.ndarray, noise_mm: float) -> np.ndarray:
     mask = np.zeros(n, bool)
     away = still = MOVED_SIGMAS * noise_mm
     if n < 2 or math.hypot(*np.ptp(track[:, 1:], axis=0)) <= away:
-        return mask  # (no sighting lies farther than `away` from any anchor among them)
+        return mask  # all within `away` of each other: none is that far from an anchor
     p = [(float(x), float(y)) for x, y in track[:, 1:]]
     pool: list[tuple[float, float]] = [p[0]]
     moving = False
