@@ -96,13 +96,18 @@ class CoinFaces:
         and compare later instead of the crop."""
         return look_of(crop).vector()
 
-    def descriptors_at(self, frame: np.ndarray, mapping: ToPixels,
-                       centres_mm: Sequence[Sequence[float]] | np.ndarray) -> np.ndarray:
-        """`descriptor(crop(frame, mapping, c))` for each of `centres_mm` (N×2), cut and
-        measured together (N×DESCRIPTOR_LEN, `looks_of`): a coin read at nine points around
-        its centre (`check_around`) costs about three readings, not nine."""
-        patches = coin_patches(frame, mapping, centres_mm, self.coin_mm)
-        return np.array([look.vector() for look in looks_of(patches)])
+    def crops(self, frame: np.ndarray, mapping: ToPixels,
+              centres_mm: Sequence[Sequence[float]] | np.ndarray) -> np.ndarray:
+        """`crop` at each of `centres_mm` (N×2): N×32×32×3, the corners of all mapped to
+        pixels at once (`calibration.faces.coin_patches`)."""
+        return coin_patches(frame, mapping, centres_mm, self.coin_mm)
+
+    @staticmethod
+    def descriptors(crops: np.ndarray) -> np.ndarray:
+        """`descriptor` of each of N crops (N×DESCRIPTOR_LEN), measured together
+        (`calibration.faces.looks_of`): a coin read at nine points around its centre
+        (`check_around`) costs about three readings, not nine."""
+        return np.array([look.vector() for look in looks_of(crops)])
 
     def identify(self, seen: np.ndarray, candidates: Iterable[str] | None = None
                  ) -> FaceReading:

@@ -250,8 +250,9 @@ class Pipeline:
         self.to_read: dict[str, float] = {}
         """Coins to read once all rest (a hand put them down, a flick moved them), each with
         the time its face could have changed."""
-        self.looks_read: dict[str, list[np.ndarray]] = {}
-        """Descriptors of a coin read on consecutive resting frames (FACE_FRAMES of them)."""
+        self.crops_read: dict[str, list[np.ndarray]] = {}
+        """A coin's crops at FACE_GRID, cut on consecutive resting frames (FACE_FRAMES of
+        them), measured once all are cut."""
         self.tiles = tiles
         """Reads where the tiles stand now (the calibration's); None: no `tile_moved`."""
         self.tiles_due = False
@@ -388,7 +389,7 @@ class Pipeline:
         if self.faces is not None and self.to_read and settled:
             out += self._read_faces(frame)
         else:
-            self.looks_read.clear()  # the frames read must be consecutive and at rest
+            self.crops_read.clear()  # the frames read must be consecutive and at rest
         if self.tiles is not None and not self.active and (
                 frame.t - self.tiles_looked_at >= TILES_EVERY_S or (self.tiles_due and settled)):
             out += self._check_tiles(frame)
@@ -516,26 +517,30 @@ class Pipeline:
             track = self.tracker.tracks[coin]
             if track.gone or coin in self.off_table:
                 del self.to_read[coin]  # read again when a hand puts it back
-                self.looks_read.pop(coin, None)
+                self.crops_read.pop(coin, None)
                 continue
             obs = self.tracks[coin]
             if not obs or obs[-1][0] != frame.t:
-                self.looks_read.pop(coin, None)  # not seen in this frame: wait
+                self.crops_read.pop(coin, None)  # not seen in this frame: wait
                 continue
             if self._by_the_edge(obs[-1][1:]) or self.layout.stack_at(obs[-1][1:]):
                 # the face believed up stays: its faces were learned on the cloth, not on a
                 # tower's top (the demo game's Moons on tower 2 was misread as turned over)
                 del self.to_read[coin]
-                self.looks_read.pop(coin, None)
+                self.crops_read.pop(coin, None)
                 continue
             centre = np.asarray(obs[-1][1:], float)
-            looks = self.looks_read.setdefault(coin, [])
-            looks.append(self.faces.descriptors_at(frame.image, self.detector.mapping,
-                                                   centre + FACE_GRID))
-            if len(looks) < FACE_FRAMES:
+            crops = self.crops_read.setdefault(coin, [])
+            crops.append(self.faces.crops(frame.image, self.detector.mapping,
+                                          centre + FACE_GRID))
+            if len(crops) < FACE_FRAMES:
                 continue
-            reading = self.faces.check_around(coin, np.mean(looks, axis=0))
-            del self.to_read[coin], self.looks_read[coin]
+            # measured once all are cut: the frame that closed a flick, which its events
+            # wait on, only cuts (the web's latency)
+            looks = self.faces.descriptors(np.concatenate(crops))
+            reading = self.faces.check_around(
+                coin, looks.reshape(FACE_FRAMES, len(FACE_GRID), -1).mean(axis=0))
+            del self.to_read[coin], self.crops_read[coin]
             if reading.flipped is None or reading.confidence < FACE_CONFIDENCE:
                 continue  # unsure: the face believed up stays
             if reading.face != self.up.get(coin, coin) and self._twin_holds(coin, frame):

@@ -208,8 +208,9 @@ def test_reader_takes_crops_or_descriptors_alike(first_table: dict) -> None:
 
 
 def test_looks_measured_together_are_each_ones_own(first_table: dict) -> None:
-    """`coin_patches`, `looks_of` and `CoinFaces.descriptors_at` (a coin read at nine points
-    around its centre at once, `check_around`) give what one patch at a time gives."""
+    """`coin_patches`, `looks_of` and `CoinFaces.crops` and `descriptors` (a coin read at
+    nine points around its centre at once, `check_around`) give what one patch at a time
+    gives; measured in one batch or three, the looks are the same to the last bit."""
     frame, plane = first_table["frame"], first_table["plane"]
     centres = [np.add(p, (dx, 0.25)) for p in STARTS.values() for dx in (-0.25, 0.0, 0.25)]
     patches = coin_patches(frame, plane, centres, LAYOUT.coin_mm)
@@ -220,7 +221,12 @@ def test_looks_measured_together_are_each_ones_own(first_table: dict) -> None:
     assert together.shape == (len(centres), DESCRIPTOR_LEN)
     assert together == pytest.approx(alone, abs=1e-4)
     reader = CoinFaces(first_table["models"], coin_mm=LAYOUT.coin_mm)
-    assert reader.descriptors_at(frame, plane, centres) == pytest.approx(alone, abs=1e-4)
+    crops = reader.crops(frame, plane, centres)
+    assert np.array_equal(crops, patches)
+    in_one = reader.descriptors(crops)
+    assert in_one == pytest.approx(alone, abs=1e-4)
+    assert np.array_equal(in_one, np.concatenate([reader.descriptors(crops[k:k + 8])
+                                                  for k in range(0, len(crops), 8)]))
 
 
 @pytest.mark.parametrize("q", [0.5, 0.97])
