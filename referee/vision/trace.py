@@ -165,12 +165,6 @@ def _scored(frames: list[RecentFrame], sums: np.ndarray, s: np.ndarray, T0: np.n
     the trace loses by it: the sum of positive change alone favoured slides that fitted
     one more frame, anywhere near).  Only frames that put the streak's middle on the path
     between its ends (a diameter in from each) count."""
-    def summed(lo: np.ndarray, hi: np.ndarray, k: int) -> np.ndarray:
-        """Frame k's change between two places along the path (noise units)."""
-        a = np.clip(np.rint((lo - s[0]) / STEP_MM).astype(int), 0, len(s))
-        b = np.clip(np.rint((hi - s[0]) / STEP_MM).astype(int), 0, len(s))
-        return sums[k][b] - sums[k][a]
-
     score = np.zeros_like(T0)
     strong = np.zeros(T0.shape, np.int32)
     flank = coin_mm / 2.0
@@ -178,13 +172,18 @@ def _scored(frames: list[RecentFrame], sums: np.ndarray, s: np.ndarray, T0: np.n
         dt = frame.t - T0
         at = V0 * dt - 0.5 * decel * dt ** 2
         speed = V0 - decel * dt
+        on_path = (dt > 0) & (speed > 0) & (at >= coin_mm) & (at <= length - coin_mm)
+        if not on_path.any():
+            continue  # (no slide puts the coin on the path in this frame: no evidence)
         half = (coin_mm + np.maximum(speed, 0.0) * exposure_s) / 2.0
-        inner = summed(at - half, at + half, k)
-        outer = summed(at - half - flank, at - half, k) + \
-            summed(at + half, at + half + flank, k)
+        # the frame's change summed up to each edge: the flank before, the streak, the
+        # flank after
+        edges = [sums[k][np.clip(np.rint((x - s[0]) / STEP_MM).astype(int), 0, len(s))]
+                 for x in (at - half - flank, at - half, at + half, at + half + flank)]
+        inner = edges[2] - edges[1]
+        outer = (edges[1] - edges[0]) + (edges[3] - edges[2])
         ratio = half / flank  # (the streak's width over the flanks')
         box = (inner - ratio * outer) / np.sqrt(2.0 * (half + ratio * ratio * flank) / STEP_MM)
-        on_path = (dt > 0) & (speed > 0) & (at >= coin_mm) & (at <= length - coin_mm)
         box = np.where(on_path, box, 0.0)
         score += box
         strong += box >= 3.0

@@ -225,3 +225,27 @@ def test_its_strike_and_what_followed_are_found_on_time(strike_415) -> None:
         [(e.type, e.to_json().get("a", e.to_json().get("coin"))) for e in truth]
     for true, seen in zip(truth, found, strict=True):
         assert abs(seen.t - true.t) < 0.025, (true, seen)
+
+
+def test_a_frame_no_slide_puts_on_the_path_adds_no_evidence() -> None:
+    """`_scored` over the frames that can see a slide is the same, to the last bit, with
+    frames before every start and after every stop added among them (they are skipped)."""
+    from types import SimpleNamespace
+
+    from referee.vision.trace import _scored
+
+    rng = np.random.default_rng(4)
+    s = np.arange(-38.0, 241.0, 1.0)
+    times = [0.5, 0.52, *(1.0 + k / 30.0 for k in range(12)), 3.0]
+    sums = np.concatenate([np.zeros((len(times), 1)),
+                           np.cumsum(rng.normal(size=(len(times), len(s))), axis=1)], axis=1)
+    T0, V0 = np.meshgrid(np.arange(0.95, 1.1, 0.005), np.arange(900.0, 2000.0, 40.0),
+                         indexing="ij")
+    frames = [SimpleNamespace(t=t) for t in times]
+    seeing = [k for k, t in enumerate(times) if 0.6 < t < 2.0]
+    for exposure_s in (0.25 / 30, 1.0 / 30):
+        every = _scored(frames, sums, s, T0, V0, 38.1, 240.0, 2942.0, exposure_s)
+        only = _scored([frames[k] for k in seeing], sums[seeing], s, T0, V0, 38.1, 240.0,
+                       2942.0, exposure_s)
+        assert np.array_equal(every[0], only[0]) and np.array_equal(every[1], only[1])
+        assert np.abs(every[0]).max() > 1.0  # (the seeing frames were scored)
