@@ -624,12 +624,9 @@ def _position(window: FlickWindow, coin: str, t: float) -> np.ndarray:
 
 def _positions(window: FlickWindow, coin: str, t: np.ndarray) -> np.ndarray:
     """`_position` at each of the ascending times `t` (N×2), a slide at a time."""
-    if coin not in window.motions:
-        return np.tile(np.asarray(window.rest_mm[coin], float), (len(t), 1))
-    motion = window.motions[coin]
-    out = motion.positions(t)
-    out[t < motion.t_start] = motion.start_mm  # (as `Motion.position`, whatever the slides)
-    return out
+    if coin in window.motions:
+        return window.motions[coin].positions(t)
+    return np.tile(np.asarray(window.rest_mm[coin], float), (len(t), 1))
 
 
 def square_distance(points: np.ndarray, center: tuple[float, float], size: float,

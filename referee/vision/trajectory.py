@@ -234,7 +234,7 @@ class Motion:
         """(N, 2) `position` at each of the ascending times `t`, a slide at a time."""
         out = np.tile(np.asarray(self.start_mm, float), (len(t), 1))
         for slide in self.slides:
-            on = t >= slide.t0
+            on = t >= max(slide.t0, self.t_start)  # (before the start: at rest, as `position`)
             out[on] = slide.position(t[on])
         return out
 
