@@ -14,6 +14,7 @@ turned by a flick keeps its look.  OpenCV and numpy only.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -126,9 +127,13 @@ def _patch_centres(labs: np.ndarray) -> np.ndarray:
     return np.where(clear[:, None], sums / np.maximum(count, 1)[:, None], c)
 
 
+@functools.lru_cache(maxsize=4)
 def _grid(size: int) -> tuple[np.ndarray, np.ndarray]:
-    """A patch's pixel rows and columns (yy, xx), float32."""
+    """A patch's pixel rows and columns (yy, xx), float32, read-only: made once per size,
+    not twice per coin read."""
     yy, xx = np.mgrid[0:size, 0:size].astype(np.float32)
+    yy.setflags(write=False)
+    xx.setflags(write=False)
     return yy, xx
 
 
