@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from benchmarks.__main__ import full_clips, one_core
-from benchmarks.clips import ClipData
+from benchmarks.clips import Clip, ClipData
 from calibration.face_reader import CoinFaces
 from calibration.verify import TileCheck
 from referee.vision.calibrated import load, mapping_from_profile
@@ -55,10 +56,19 @@ def _pipeline_of(name: str, cache: Path) -> tuple[Pipeline, VideoFile]:
         return (Pipeline(mapping_from_profile(profile), profile.layout, video.size, video.fps,
                          faces=CoinFaces.from_profile(profile),
                          tiles=TileCheck.from_profile(profile)), video)
-    clip = next(c for c in full_clips(2) if c.name == name)
+    clip = clip_named(name)
     data = ClipData(clip, cache)
     return (Pipeline(data.mapping, data.layout, clip.size, clip.fps, tiles=data.tiles),
             VideoFile(data.video))
+
+
+def clip_named(name: str) -> Clip:
+    """A clip by its name (`Clip.name`: scenario-lookN-720p30), rendered if not cached."""
+    m = re.fullmatch(r"(?P<scenario>[a-z-]+)-look(?P<look>\d+)-(?P<height>\d+)p(?P<fps>\d+)", name)
+    if m is None:
+        raise SystemExit(f"{name}: not a clip's name (scenario-lookN-720p30, or demo-game)")
+    height = int(m["height"])
+    return Clip(m["scenario"], int(m["look"]), (height * 16 // 9, height), float(m["fps"]))
 
 
 def record_clip(name: str, cache: Path) -> list[Recorded]:
@@ -127,7 +137,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("dir", type=Path, help="where the recorded results are kept")
     parser.add_argument("--clips", nargs="*",
                         default=[c.name for c in full_clips(2)] + ["demo-game"],
-                        help="clip names (the benchmark's, and demo-game)")
+                        help="clip names (default: the benchmark's and demo-game; any "
+                             "scenario-lookN-720p30 is rendered into the cache if need be)")
     parser.add_argument("--cache", type=Path, default=ROOT / "benchmarks" / ".cache",
                         help="the benchmark's rendered clips")
     args = parser.parse_args(argv)

@@ -32,6 +32,7 @@ from referee.layout import Layout
 from referee.vision.changes import ChangeGate, channel_sum, colour_distance
 from referee.vision.detections import Detections, near_any
 from referee.vision.resting_views import GONE, SHOWN, RestingViews
+from referee.vision.umbra import Umbra
 
 COIN_HEIGHT_MM = 3.0
 """A coin's top face above the cloth (piecepack coins are 2–4 mm thick)."""
@@ -114,6 +115,9 @@ OCCLUDED_MOVED_PX = 1.0
 enough, and its weighted centroid is the finer (the fitted outline is whole pixels)."""
 OCCLUDED_FIT_PX = 0.75
 """How far (px) the outline fitted may miss the coin's circle, and the blob stick out of it."""
+UMBRA_STEP = 0.02
+"""The deepest shadow in use follows what the paper's shadows say (`Umbra`) in steps this
+big (not a little every frame)."""
 COMPACT_STREAK_WIDTH = 1.25
 """A compact blob of two coins' area narrower than this many coin diameters (4σ across, as
 `_split` measures a disc's diameter) is one coin streaked by its motion (1.08 measured), a
@@ -352,6 +356,14 @@ class CoinDetector:
         unknown, so when the exposure falls it may stay white (only darker is a change)."""
         self._paper = np.zeros(self.table_mask.shape, bool)
         """True where the empty table is white paper (a tile's face: `_paper`)."""
+        self._paper_unclipped = np.zeros(self.table_mask.shape, bool)
+        """...and no channel of it clipped at white (a shadow's dimming reads true there)."""
+        self._umbra = Umbra(self.config.deepest_shadow)
+        """How deep this light's shadows go, learnt from those on the paper (`umbra`)..."""
+        self._paper_shadows = np.zeros(self.table_mask.shape, bool)
+        """...from the shadows on unclipped paper, down to the fixed floor (`_learn_umbra`)..."""
+        self._deepest = self.config.deepest_shadow
+        """...and the deepest dimming taken for a shadow now (what it says, in steps)."""
         self._exposure: tuple[tuple[float, float, float], np.ndarray] | None = None
         """The gain in use, and the empty table scaled by it."""
         self._frames = 0
@@ -565,6 +577,8 @@ class CoinDetector:
                                           zip(gain, self._gain_used, strict=True)) > GAIN_STEP:
             self._gain_used = gain
             fresh[:] = True
+        if abs(self._umbra.deepest - self._deepest) >= UMBRA_STEP:
+            self._deepest = self._umbra.deepest  # (the gate's refresh measures it everywhere)
         gain = self._gain_used
         self._regions = self._gate.slices(fresh)
         for rows, cols in self._regions:
@@ -591,7 +605,39 @@ class CoinDetector:
             self._views.remember(places_px, seen, self._blurred, self._read, gain,
                                  result.hands)
         self._marked = self._marks(result.found, result.hands, gain)
+        self._learn_umbra(result.hands, places_px, gain)
         return result.found.extended(self._marked), result.hands
+
+    def _learn_umbra(self, hands: np.ndarray, places_px: np.ndarray,
+                     gain: tuple[float, float, float]) -> None:
+        """Teach the umbra the shadows this frame measured on the tiles' paper: not those
+        joined to a hand (a pale sleeve lying over a tile dims it alike too, k 0.82 for the
+        simulator's white sleeve), nor within a coin's width of a resting coin's place (a
+        pale coin on a tower's white top reads as a shadow for as long as it lies there)."""
+        keep_off = (1.5 * self.coin_r_px) ** 2
+        for box in self._regions:
+            on_paper = self._paper_shadows[box]
+            x, y, w, h = cv2.boundingRect(on_paper.view(np.uint8))
+            if not w:
+                continue
+            near = (slice(box[0].start + y, box[0].start + y + h),
+                    slice(box[1].start + x, box[1].start + x + w))
+            seen = self._paper_shadows[near]
+            count, labels = cv2.connectedComponents(seen.view(np.uint8), connectivity=8)
+            joined = np.zeros(count, bool)
+            joined[labels[cv2.dilate(hands[near], None) > 0]] = True
+            joined[0] = True
+            ys, xs = np.nonzero(~joined[labels])
+            if len(places_px):
+                to_coin = (xs[:, None] + near[1].start - places_px[None, :, 0]) ** 2 + \
+                    (ys[:, None] + near[0].start - places_px[None, :, 1]) ** 2
+                far = (to_coin >= keep_off).all(axis=1)
+                ys, xs = ys[far], xs[far]
+            if not len(ys):
+                continue
+            f = self._blurred[near][ys, xs].astype(np.float32)
+            b = self._exposed(gain)[near][ys, xs].astype(np.float32)
+            self._umbra.add(f.sum(axis=1) / (b.sum(axis=1) + 1.0))
 
     def _marks(self, found: Detections, hands: np.ndarray, gain: tuple[float, float, float]
                ) -> Detections:
@@ -876,10 +922,12 @@ class CoinDetector:
         blurred = cv2.blur(raw[r0:r1, c0:c1], (3, 3))  # sensor and JPEG noise down
         blurred = blurred[rows.start - r0:rows.stop - r0, cols.start - c0:cols.stop - c0]
         self._blurred[rows, cols] = blurred
-        diff, shadow, tinted = self._difference(blurred, self._exposed(gain)[rows, cols],
-                                                self._saturated[rows, cols])
+        diff, shadow, tinted, on_paper = self._difference(
+            blurred, self._exposed(gain)[rows, cols], self._saturated[rows, cols],
+            self._paper_unclipped[rows, cols])
         self._diff[rows, cols] = diff
         self._shadows[rows, cols] = shadow
+        self._paper_shadows[rows, cols] = on_paper
         self._tinted_kept[rows, cols] = False if tinted is None else tinted
 
     def _dark_streaks(self, crop: np.ndarray, gain: tuple[float, float, float],
@@ -1405,10 +1453,12 @@ class CoinDetector:
             self._exposure = None
             self._saturated = cv2.compare(background_u8, SATURATED, cv2.CMP_GE)
             self._paper = _paper(background_u8)
+            self._paper_unclipped = self._paper & ~self._saturated.any(axis=2)
             return
         self._background_u8[box] = background_u8
         self._saturated[box] = cv2.compare(background_u8, SATURATED, cv2.CMP_GE)
         self._paper[box] = _paper(background_u8)
+        self._paper_unclipped[box] = self._paper[box] & ~self._saturated[box].any(axis=2)
         if self._exposure is not None:
             self._exposure[1][box] = _scaled(background_u8, self._exposure[0])
 
@@ -1423,25 +1473,27 @@ class CoinDetector:
         pixels whose colour differs from the empty table's and that are not its shadows."""
         crop = cv2.blur(self._crop(frame), (3, 3))
         gain = self._gain(crop)
-        diff, shadow, _ = self._difference(crop, _scaled(self._background_u8, gain),
-                                           self._saturated)
+        diff, shadow, _, _ = self._difference(crop, _scaled(self._background_u8, gain),
+                                              self._saturated)
         fg = self._opened_closed(diff, self._open, self._close)
         return fg, (crop, gain, diff, shadow)
 
-    def _difference(self, blurred: np.ndarray, bg: np.ndarray, saturated: np.ndarray
-                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    def _difference(self, blurred: np.ndarray, bg: np.ndarray, saturated: np.ndarray,
+                    paper: np.ndarray | None = None
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, np.ndarray]:
         """Colour difference (0 on shadows), shadow mask and the "shadows" tinted otherwise
         than the table (`_tinted`) of a (3×3-blurred) image against the empty table at its
-        exposure (`bg`)."""
+        exposure (`bg`); and the shadows on `paper` (unclipped paper, True) down to the fixed
+        floor, whatever the umbra says (`_learn_umbra`)."""
         change = cv2.absdiff(blurred, bg)
         cv2.copyTo(cv2.subtract(bg, blurred), saturated, change)  # clipped: darker only
         diff = channel_sum(change)  # L1 colour distance (saturated at 255)
-        dimmed, tinted = self._shadow(blurred, bg, diff)
+        dimmed, tinted, on_paper = self._shadow(blurred, bg, diff, paper)
         shadow = dimmed & (diff > self.config.threshold)  # the faint ones are no dark coin
         diff[dimmed] = 0
         if tinted is not None:  # a faint change, that hands grow through
             diff[tinted] = self.config.threshold // 2 + 1
-        return diff, shadow, tinted
+        return diff, shadow, tinted, on_paper
 
     def _opened_closed(self, diff: np.ndarray, opening: np.ndarray, closing: np.ndarray
                        ) -> np.ndarray:
@@ -1450,23 +1502,26 @@ class CoinDetector:
         fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, opening)
         return cv2.morphologyEx(fg, cv2.MORPH_CLOSE, closing)
 
-    def _shadow(self, crop: np.ndarray, bg: np.ndarray, diff: np.ndarray
-                ) -> tuple[np.ndarray, np.ndarray | None]:
+    def _shadow(self, crop: np.ndarray, bg: np.ndarray, diff: np.ndarray,
+                paper: np.ndarray | None = None
+                ) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
         """Changed pixels that are the empty table, darker: every channel dimmed alike, down
         to the faint change a hand grows through (an arm's penumbra would carry the hand
         onto a resting coin beside it: gate-run at 1080p, Ace in 6 frames).
 
         A shadow scales the light: the frame is k × the table in every channel (within the
         noise, which is larger in absolute terms than in ratio for a dark channel), with k
-        below 1 and not below the deepest cast shadow.  A dark coin changes the colour (no
-        single k explains its channels) or is darker than any shadow.  And of those, the
+        below 1 and not below the deepest cast shadow (this light's, once the shadows on the
+        tiles' `paper` have shown it: `Umbra`).  A dark coin changes the colour (no single k
+        explains its channels) or is darker than any shadow.  And of those, the
         ones tinted otherwise than the table around them (`_tinted`; None: too few shadow
-        pixels to make a hand).
+        pixels to make a hand).  Third, the shadows down to the fixed floor on `paper`.
         """
         shadow = np.zeros(diff.shape, bool)
+        on_paper = np.zeros(diff.shape, bool)
         at = np.flatnonzero(diff > self.config.threshold // 2)  # only changed pixels
         if not len(at):
-            return shadow, None
+            return shadow, None, on_paper
         f = crop.reshape(-1, 3).take(at, axis=0).astype(np.float32).T  # channel planes
         b = bg.reshape(-1, 3).take(at, axis=0).astype(np.float32).T
         total = b[0] + b[1] + b[2]
@@ -1476,10 +1531,29 @@ class CoinDetector:
         spread = np.where(loose, np.float32(LOOSE_SHADOW_SPREAD), np.float32(SHADOW_SPREAD))
         for c in range(3):
             fits &= np.abs(f[c] - k * b[c]) <= 6.0 + spread * b[c]
+        if paper is not None:
+            on_paper.reshape(-1)[at[fits]] = paper.reshape(-1)[at[fits]]
+        if self._deepest != self.config.deepest_shadow:
+            fits &= ~self._deeper_than_shadows(diff.shape, at, fits & (k <= self._deepest))
         shadow.reshape(-1)[at[fits]] = True
         if np.count_nonzero(fits) < self._hand_area_px:
-            return shadow, None  # less than a hand
-        return shadow, _tinted(shadow, crop, bg)
+            return shadow, None, on_paper  # less than a hand
+        return shadow, _tinted(shadow, crop, bg), on_paper
+
+    def _deeper_than_shadows(self, shape: tuple[int, int], at: np.ndarray, deep: np.ndarray
+                             ) -> np.ndarray:
+        """Of the changed pixels `at` (flat indices into a box of `shape`), those of a hand's
+        area or more, all of a piece, dimmed deeper than this light's shadows (`deep`): a
+        thing of the cloth's hue, a hand or a sleeve, not its shadow.  A few such pixels
+        here and there are the noise of a shadow on dark cloth."""
+        if np.count_nonzero(deep) < self._hand_area_px:
+            return np.zeros(len(at), bool)
+        mask = np.zeros(shape, np.uint8)
+        mask.reshape(-1)[at[deep]] = 255
+        _, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        big = stats[:, cv2.CC_STAT_AREA] >= self._hand_area_px
+        big[0] = False
+        return big[labels.reshape(-1)[at]]
 
     def _exposed(self, gain: tuple[float, float, float]) -> np.ndarray:
         """The empty table at this exposure (kept while the gain and the table hold)."""
