@@ -115,9 +115,6 @@ OCCLUDED_MOVED_PX = 1.0
 enough, and its weighted centroid is the finer (the fitted outline is whole pixels)."""
 OCCLUDED_FIT_PX = 0.75
 """How far (px) the outline fitted may miss the coin's circle, and the blob stick out of it."""
-UMBRA_STEP = 0.02
-"""The deepest shadow in use follows what the paper's shadows say (`Umbra`) in steps this
-big (not a little every frame)."""
 COMPACT_STREAK_WIDTH = 1.25
 """A compact blob of two coins' area narrower than this many coin diameters (4σ across, as
 `_split` measures a disc's diameter) is one coin streaked by its motion (1.08 measured), a
@@ -361,9 +358,7 @@ class CoinDetector:
         self._umbra = Umbra(self.config.deepest_shadow)
         """How deep this light's shadows go, learnt from those on the paper (`umbra`)..."""
         self._paper_shadows = np.zeros(self.table_mask.shape, bool)
-        """...from the shadows on unclipped paper, down to the fixed floor (`_learn_umbra`)..."""
-        self._deepest = self.config.deepest_shadow
-        """...and the deepest dimming taken for a shadow now (what it says, in steps)."""
+        """...the shadows on unclipped paper, down to the fixed floor (`_learn_umbra`)."""
         self._exposure: tuple[tuple[float, float, float], np.ndarray] | None = None
         """The gain in use, and the empty table scaled by it."""
         self._frames = 0
@@ -577,8 +572,6 @@ class CoinDetector:
                                           zip(gain, self._gain_used, strict=True)) > GAIN_STEP:
             self._gain_used = gain
             fresh[:] = True
-        if abs(self._umbra.deepest - self._deepest) >= UMBRA_STEP:
-            self._deepest = self._umbra.deepest  # (the gate's refresh measures it everywhere)
         gain = self._gain_used
         self._regions = self._gate.slices(fresh)
         for rows, cols in self._regions:
@@ -620,8 +613,9 @@ class CoinDetector:
             x, y, w, h = cv2.boundingRect(on_paper.view(np.uint8))
             if not w:
                 continue
-            near = (slice(box[0].start + y, box[0].start + y + h),
-                    slice(box[1].start + x, box[1].start + x + w))
+            H, W = self.table_mask.shape  # (grown by a pixel: a hand just beyond joins)
+            near = (slice(max(0, box[0].start + y - 1), min(H, box[0].start + y + h + 1)),
+                    slice(max(0, box[1].start + x - 1), min(W, box[1].start + x + w + 1)))
             seen = self._paper_shadows[near]
             count, labels = cv2.connectedComponents(seen.view(np.uint8), connectivity=8)
             joined = np.zeros(count, bool)
@@ -1511,9 +1505,9 @@ class CoinDetector:
 
         A shadow scales the light: the frame is k × the table in every channel (within the
         noise, which is larger in absolute terms than in ratio for a dark channel), with k
-        below 1 and not below the deepest cast shadow (this light's, once the shadows on the
-        tiles' `paper` have shown it: `Umbra`).  A dark coin changes the colour (no single k
-        explains its channels) or is darker than any shadow.  And of those, the
+        below 1 and not below the deepest cast shadow (over a hand's area, this light's, once
+        the shadows on the tiles' `paper` have shown it: `Umbra`).  A dark coin changes the
+        colour (no single k explains its channels) or is darker than any shadow.  And of those, the
         ones tinted otherwise than the table around them (`_tinted`; None: too few shadow
         pixels to make a hand).  Third, the shadows down to the fixed floor on `paper`.
         """
@@ -1533,8 +1527,9 @@ class CoinDetector:
             fits &= np.abs(f[c] - k * b[c]) <= 6.0 + spread * b[c]
         if paper is not None:
             on_paper.reshape(-1)[at[fits]] = paper.reshape(-1)[at[fits]]
-        if self._deepest != self.config.deepest_shadow:
-            fits &= ~self._deeper_than_shadows(diff.shape, at, fits & (k <= self._deepest))
+        deepest = self._umbra.deepest  # (a new one: the gate's refresh, within a second)
+        if deepest != self.config.deepest_shadow:
+            fits &= ~self._deeper_than_shadows(diff.shape, at, fits & (k <= deepest))
         shadow.reshape(-1)[at[fits]] = True
         if np.count_nonzero(fits) < self._hand_area_px:
             return shadow, None, on_paper  # less than a hand

@@ -61,3 +61,14 @@ def test_deep_shadows_keep_the_fixed_floor_and_faint_ones_a_capped_one() -> None
     faint.add(shadow_on_paper(0.88, 20 * ENOUGH_PX))
     assert deep.deepest == FLOOR
     assert faint.deepest == DEEPEST_FLOOR_MAX
+
+
+def test_the_deepest_shadow_in_use_moves_in_steps_not_every_frame() -> None:
+    learnt = Umbra(FLOOR)
+    learnt.add(np.full(10_000, 0.705))  # an umbra at 0.69 (the deepest dense bin)
+    first = learnt.deepest
+    assert abs(first - (0.69 - MARGIN)) < 1e-9
+    learnt.add(np.full(3_000, 0.695))  # now 0.68: a hundredth deeper
+    assert learnt.deepest == first and abs(learnt.says - (first - 0.01)) < 1e-9
+    learnt.add(np.full(4_000, 0.665))  # now 0.65
+    assert learnt.deepest == learnt.says < first - 0.03
