@@ -833,7 +833,8 @@ class CoinDetector:
         they were (`RestingViews`): a finger over a third of it, a dark coin on dark cloth,
         a pale coin on a tower's top beside a hand (which `_dark_streaks` holds back).
         Never one whose telling pixels say it left (under `GONE` of them), whatever its
-        disc's mean colour reads: a fingertip of its colour over its empty place."""
+        disc's mean colour reads: a fingertip of its colour over its empty place; nor, once
+        they said so, one they do not clearly show again (`RestingViews.overrule`)."""
         if not len(resting):
             return []
         empty = self._exposed(gain)[box]
@@ -849,7 +850,10 @@ class CoinDetector:
                                            hand_look)
             shown = self._views.shown(px, self._blurred, self._background_u8, gain) \
                 if colour is not None or not blob else None
-            if shown is not None and colour is not None and shown < GONE:
+            if shown is not None and colour is not None and (
+                    shown < GONE or self._views.overruled(px)):
+                if shown < GONE:
+                    self._views.overrule(px)
                 colour = None  # its pixels say it left, whatever the disc's mean colour says
             elif shown is not None and colour is None and shown >= SHOWN:
                 colour = look

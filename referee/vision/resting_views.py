@@ -30,7 +30,12 @@ GONE = 0.2
 mean colour says: a fingertip of the coin's colour over its empty place (capture at look
 289: Moons lifted, the fingertip on its place read as Moons for three frames and the lift
 was read 67 ms late).  Over 29 clips a coin truly there showed 0.28 and more; a place
-left 0.01-0.32, most under 0.17."""
+left 0.01-0.32, most under 0.17.  Once they overruled the mean so, the coin has left
+until its view shows it again (SHOWN): the place left reads up to 0.32 in the frames after
+(tower hit at look 494: Moons flicked from under a fingertip of its colour, 0.14 then 0.20,
+kept at its place a frame after it left, its flick read 67 ms late).  An arm wholly over a
+coin reads 0 too, but its mean is not the coin's (tower hit at 720p60, look 112: Suns,
+0.0 under a sweeping arm, then 0.50 and kept as the arm slid off)."""
 DEEPEST_SHADE = 0.85
 """The darkest an arm's shade makes a coin (as the mean-colour test allows)."""
 
@@ -44,6 +49,9 @@ class _View:
     telling: np.ndarray
     """The disc's pixels that the detector read as changed from the empty table (bool)."""
     frame: int
+    overruled: bool = False
+    """Its telling pixels overruled a mean colour that read as the coin (`overrule`), and
+    have not shown the coin since."""
 
 
 class RestingViews:
@@ -123,4 +131,20 @@ class RestingViews:
         shade = float(np.clip(np.median(ratio), DEEPEST_SHADE, 1.0))
         off = np.abs(now - shade * was).sum(axis=1)
         bare = np.abs(now - empty[view.box][view.telling]).sum(axis=1)
-        return float(((off <= self.threshold) & (off < bare)).mean())
+        share = float(((off <= self.threshold) & (off < bare)).mean())
+        view.overruled &= share < SHOWN
+        return share
+
+    def overrule(self, place_px: np.ndarray) -> None:
+        """The telling pixels of the coin resting at `place_px` said it left (under GONE)
+        where the disc's mean colour read as the coin: a fingertip of its colour is over its
+        place, and the mean is not the coin's until its view shows it again (`shown`)."""
+        view = self._near(place_px)
+        if view is not None:
+            view.overruled = True
+
+    def overruled(self, place_px: np.ndarray) -> bool:
+        """Were the mean colour's readings at `place_px` overruled since the coin last
+        showed (`overrule`)?"""
+        view = self._near(place_px)
+        return view is not None and view.overruled

@@ -106,3 +106,18 @@ def test_no_view_is_taken_of_a_place_no_blob_was_measured_at() -> None:
     """A track held where a coin left the table (over the edge, onto the floor beside it)
     is no coin's view: nothing is kept there."""
     assert not shows(remembered(seen=False), image())
+
+
+def test_once_its_pixels_overruled_its_mean_only_a_clear_view_says_the_coin_is_back() -> None:
+    """Half a coin's telling pixels in view is no sign it left, but once its pixels said it
+    left where its mean colour read as the coin (`overrule`: a fingertip of its colour over
+    its place), the same half is what the place left reads in the frames after (tower hit at
+    look 494: 0.14, then 0.20, the coin kept at its place a frame after it was flicked); the
+    coin whole again is back."""
+    views = remembered()
+    half = image(covered=0.5)
+    assert GONE <= shown(views, half) < SHOWN and not views.overruled(PLACE)
+    assert shown(views, image(coin=False)) < GONE
+    views.overrule(PLACE)
+    assert GONE <= shown(views, half) < SHOWN and views.overruled(PLACE)
+    assert shows(views, image()) and not views.overruled(PLACE)
