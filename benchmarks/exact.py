@@ -26,9 +26,7 @@ import numpy as np
 
 from benchmarks.__main__ import full_clips, one_core
 from benchmarks.clips import Clip, ClipData
-from calibration.face_reader import CoinFaces
-from calibration.verify import TileCheck
-from referee.vision.calibrated import load, mapping_from_profile
+from referee.vision.calibrated import load, pipeline_for
 from referee.vision.capture import Frame, VideoFile
 from referee.vision.pipeline import Pipeline
 
@@ -53,9 +51,7 @@ def _pipeline_of(name: str, cache: Path) -> tuple[Pipeline, VideoFile]:
     if name == "demo-game":
         profile = load(DEMO / "calibration.json")
         video = VideoFile(DEMO / "video.mp4")
-        return (Pipeline(mapping_from_profile(profile), profile.layout, video.size, video.fps,
-                         faces=CoinFaces.from_profile(profile),
-                         tiles=TileCheck.from_profile(profile)), video)
+        return pipeline_for(profile, video.size, video.fps), video
     clip = clip_named(name)
     data = ClipData(clip, cache)
     return (Pipeline(data.mapping, data.layout, clip.size, clip.fps, tiles=data.tiles),

@@ -28,12 +28,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from calibration.face_reader import CoinFaces
     from calibration.profile import ProfileError
-    from calibration.verify import TileCheck
-    from referee.vision.calibrated import load, mapping_from_profile
+    from referee.vision.calibrated import load, pipeline_for
     from referee.vision.capture import VideoError, VideoFile
-    from referee.vision.pipeline import Pipeline
 
     try:
         profile = load(args.calibration)
@@ -47,9 +44,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"{args.video}: the video is {video.size[0]}x{video.size[1]} but the "
                          f"calibration was made at {profile.image_size[0]}x"
                          f"{profile.image_size[1]}")
-    pipeline = Pipeline(mapping_from_profile(profile), profile.layout, video.size, video.fps,
-                        faces=CoinFaces.from_profile(profile),
-                        tiles=TileCheck.from_profile(profile))
+    pipeline = pipeline_for(profile, video.size, video.fps)
     events = []
     rows: list[tuple[float, str, float, float]] = []
     last_t = 0.0

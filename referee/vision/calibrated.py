@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 
 from referee.vision.detect import PixelMapping
+
+if TYPE_CHECKING:
+    from referee.vision.pipeline import Pipeline
 
 
 def mapping_from_profile(profile) -> PixelMapping:
@@ -35,6 +40,21 @@ def mapping_from_camera(camera) -> PixelMapping:
         return camera.project_mm_to_px(np.asarray(points_mm, float))
 
     return PixelMapping(to_mm, to_px, camera.center_mm)
+
+
+def pipeline_for(profile, size: tuple[int, int], fps: float,
+                 coins: Mapping[str, tuple[float, float]] | None = None,
+                 starts_session: bool = True) -> Pipeline:
+    """Vision for a camera calibrated by `profile` (a `CalibrationProfile`): its mapping and
+    layout, the coins' faces it learned and the tiles it fitted, as `referee analyze`,
+    replay and live play run it."""
+    from calibration.face_reader import CoinFaces
+    from calibration.verify import TileCheck
+    from referee.vision.pipeline import Pipeline
+
+    return Pipeline(mapping_from_profile(profile), profile.layout, size, fps, coins=coins,
+                    faces=CoinFaces.from_profile(profile),
+                    tiles=TileCheck.from_profile(profile), starts_session=starts_session)
 
 
 def load(path: str | Path):

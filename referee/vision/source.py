@@ -42,7 +42,7 @@ import numpy as np
 
 from referee.events import Event
 from referee.session import PacedClock, SourceItem, SourceUnavailable
-from referee.vision.calibrated import mapping_from_profile
+from referee.vision.calibrated import pipeline_for
 from referee.vision.capture import Camera, CameraLost, Frame, VideoError, VideoFile
 from referee.vision.pipeline import Pipeline, start_spots
 
@@ -202,13 +202,7 @@ class _VisionSource(PacedClock):
     def _pipeline(self, size: tuple[int, int], fps: float,
                   coins: dict[str, tuple[float, float]] | None = None,
                   starts_session: bool = True) -> Pipeline:
-        from calibration.face_reader import CoinFaces
-        from calibration.verify import TileCheck
-
-        return Pipeline(mapping_from_profile(self.profile), self.profile.layout, size, fps,
-                        coins=coins, faces=CoinFaces.from_profile(self.profile),
-                        tiles=TileCheck.from_profile(self.profile),
-                        starts_session=starts_session)
+        return pipeline_for(self.profile, size, fps, coins, starts_session)
 
 
 class VideoSource(_VisionSource):

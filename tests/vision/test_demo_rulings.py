@@ -16,13 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from calibration.face_reader import CoinFaces
-from calibration.verify import TileCheck
 from referee.events import read_events
 from referee.rules import make_game, replay
-from referee.vision.calibrated import load, mapping_from_profile
+from referee.vision.calibrated import load, pipeline_for
 from referee.vision.capture import VideoFile
-from referee.vision.pipeline import Pipeline, run
+from referee.vision.pipeline import run
 
 DEMO = Path(__file__).resolve().parents[2] / "sample_videos" / "demo-game"
 
@@ -44,9 +42,7 @@ def refereed(options: dict[str, str]) -> tuple[list, list]:
     profile = load(DEMO / "calibration.json")
     video = VideoFile(DEMO / "video.mp4")
     try:
-        pipeline = Pipeline(mapping_from_profile(profile), profile.layout, video.size, video.fps,
-                            faces=CoinFaces.from_profile(profile),
-                            tiles=TileCheck.from_profile(profile))
+        pipeline = pipeline_for(profile, video.size, video.fps)
         seen = sorted(run(video, pipeline), key=lambda e: e.t)
     finally:
         video.close()
