@@ -608,12 +608,13 @@ class CoinDetector:
         simulator's white sleeve), nor within a coin's width of a resting coin's place (a
         pale coin on a tower's white top reads as a shadow for as long as it lies there)."""
         keep_off = (1.5 * self.coin_r_px) ** 2
+        H, W = self.table_mask.shape
         for box in self._regions:
             on_paper = self._paper_shadows[box]
             x, y, w, h = cv2.boundingRect(on_paper.view(np.uint8))
             if not w:
                 continue
-            H, W = self.table_mask.shape  # (grown by a pixel: a hand just beyond joins)
+            # The shadows' box, grown by a pixel: a hand just beyond it joins them.
             near = (slice(max(0, box[0].start + y - 1), min(H, box[0].start + y + h + 1)),
                     slice(max(0, box[1].start + x - 1), min(W, box[1].start + x + w + 1)))
             seen = self._paper_shadows[near]
@@ -1241,15 +1242,21 @@ class CoinDetector:
         coin it lifted vanished, and a lift and a place read as a flick).  Their pixels stay
         shadows in the difference: a sleeve near the cloth's colour, tinted here and there,
         would break into pieces a coin could take (strike at look 111)."""
-        if np.count_nonzero(tinted) < self._hand_area_px:
+        parts = self._hand_sized(tinted.view(np.uint8))
+        if parts is None:
             return None
-        _, labels, stats, _ = cv2.connectedComponentsWithStats(tinted.view(np.uint8),
-                                                               connectivity=8)
+        labels, big = parts
+        return big[labels].view(np.uint8) * np.uint8(255)
+
+    def _hand_sized(self, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+        """The pieces of a mask (nonzero, 8-connected) of a hand's area or more: their labels
+        and, per label, whether it is one; None if none is."""
+        if cv2.countNonZero(mask) < self._hand_area_px:
+            return None
+        _, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
         big = stats[:, cv2.CC_STAT_AREA] >= self._hand_area_px
         big[0] = False
-        if not big.any():
-            return None
-        return big[labels].view(np.uint8) * np.uint8(255)
+        return (labels, big) if big.any() else None
 
     def _huddle(self, full_diff: np.ndarray, blob: np.ndarray, x: int, y: int) -> bool:
         """Is a big half-resolution blob (box at x, y) coins lying close together: at full
@@ -1545,13 +1552,14 @@ class CoinDetector:
         area or more, all of a piece, dimmed deeper than this light's shadows (`deep`): a
         thing of the cloth's hue, a hand or a sleeve, not its shadow.  A few such pixels
         here and there are the noise of a shadow on dark cloth."""
-        if np.count_nonzero(deep) < self._hand_area_px:
+        parts = None
+        if np.count_nonzero(deep) >= self._hand_area_px:  # (before any mask is made)
+            mask = np.zeros(shape, np.uint8)
+            mask.reshape(-1)[at[deep]] = 255
+            parts = self._hand_sized(mask)
+        if parts is None:
             return np.zeros(len(at), bool)
-        mask = np.zeros(shape, np.uint8)
-        mask.reshape(-1)[at[deep]] = 255
-        _, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-        big = stats[:, cv2.CC_STAT_AREA] >= self._hand_area_px
-        big[0] = False
+        labels, big = parts
         return big[labels.reshape(-1)[at]]
 
     def _exposed(self, gain: tuple[float, float, float]) -> np.ndarray:
