@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from benchmarks.metrics import identity
-from benchmarks.run import TRACKERS
+from benchmarks.run import TRACKERS, worst_paths
 from benchmarks.vision_accuracy import KINDS
 
 IDENTITY_KEYS = ("idf1", "hota", "mota", "num_switches", "recall", "precision", "deta", "assa")
@@ -76,6 +76,8 @@ def group_figures(results: list[dict], radius_mm: float) -> dict:
                        "unseen_path_median_mm": _median(unseen),
                        "unseen_path_samples": len(unseen),
                        "pathless_samples": sum(r["pathless"] for r in results)}
+    out["worst_paths"] = worst_paths([{"clip": r["clip"], **w} for r in results
+                                      for w in r["worst_paths"]])
     out["events"] = {}
     for name in ("ours", "hough+ours"):
         per_kind = {}

@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from benchmarks.clips import ClipData
+from benchmarks.clips import ClipData, Truth
 from benchmarks.peers import HoughDetector, Norfair, Sort
 from benchmarks.vision_accuracy import KINDS, match
 from referee.events import Event
@@ -41,6 +41,8 @@ under a hand, one missed for a frame: `Pipeline.placed_mm`): what the referee be
 frame, every coin named.  It is scored against every coin on the table, seen or hidden by a
 hand (`Truth.present`): a coin a hand took away but still placed where it lay counts
 against it."""
+WORST_PATHS = 10
+"""Seen coin-frames with the farthest paths listed per clip and per group."""
 
 
 @dataclass
@@ -107,6 +109,33 @@ def path_at(windows: list[FlickWindow], coin: str, t: float) -> np.ndarray | Non
                 motion.t_start - window.frame_dt <= t <= motion.t_end + window.frame_dt:
             return motion.position(t)
     return None
+
+
+def moving_samples(truth: Truth, found: list[Positions], windows: list[FlickWindow],
+                   fps: float) -> list[dict]:
+    """Every coin-frame in which a coin moves: its detection's distance from the truth
+    (None: not detected) and its reconstructed path's (None: no flick's motion spans it)."""
+    out = []
+    for k, (gt, mov, mine) in enumerate(zip(truth.positions, truth.moving, found,
+                                            strict=True)):
+        for coin, p in gt.items():
+            if mov[coin]:
+                at = path_at(windows, coin, k / fps)
+                out.append({"coin": coin, "frame": k,
+                            "detected_mm": _distance(mine.get(coin), p),
+                            "path_mm": _distance(at, p)})
+    return out
+
+
+def worst_paths(samples: list[dict], n: int = WORST_PATHS) -> list[dict]:
+    """The `n` seen coin-frames whose reconstructed path lies farthest from the truth: what
+    a group's path p95 is made of (a few hundred coin-frames, so its top few)."""
+    seen = [s for s in samples if s["path_mm"] is not None and s["detected_mm"] is not None]
+    return sorted(seen, key=lambda s: -s["path_mm"])[:n]
+
+
+def _distance(a: Any, b: Any) -> float | None:
+    return None if a is None else float(np.hypot(*np.subtract(a, b)))
 
 
 def decode_seconds(path: str) -> tuple[int, float]:
@@ -184,21 +213,12 @@ def run_clip(data: ClipData) -> dict:
         hyps[name] = [update(d) for d in detections["ours"]]
     truth = data.truth(i)
     radius = data.layout.coin_mm / 2.0
-    rest, moving = [], []
-    paths: dict[str, list[float]] = {"seen": [], "unseen": []}
-    pathless = 0
-    for k, (gt, mov, mine) in enumerate(zip(truth.positions, truth.moving, hyps["ours"],
-                                            strict=True)):
-        for coin, p in gt.items():
-            if coin in mine:
-                (moving if mov[coin] else rest).append(float(np.hypot(*np.subtract(mine[coin], p))))
-            if mov[coin]:
-                at = path_at(windows, coin, k / clip.fps)
-                if at is None:
-                    pathless += 1
-                else:
-                    paths["seen" if coin in mine else "unseen"].append(
-                        float(np.hypot(*np.subtract(at, p))))
+    rest = [_distance(mine[coin], p)
+            for gt, mov, mine in zip(truth.positions, truth.moving, hyps["ours"], strict=True)
+            for coin, p in gt.items() if coin in mine and not mov[coin]]
+    samples = moving_samples(truth, hyps["ours"], windows, clip.fps)
+    paths = {seen: [s["path_mm"] for s in samples if s["path_mm"] is not None
+                    and (s["detected_mm"] is not None) == seen] for seen in (True, False)}
     stage_s = dict(timer.seconds)
     stage_s["other"] = stage_s["process"] - sum(stage_s.get(k, 0.0) for k in
                                                  ("detect", "track", "reconstruct"))
@@ -208,9 +228,11 @@ def run_clip(data: ClipData) -> dict:
         "decode_only_s": decode_s, "stage_s": stage_s,
         "hough_process_s": hough_timer.seconds["process"],
         "hough_detect_s": hough_timer.seconds["detect"],
-        "rest_err_mm": rest, "moving_err_mm": moving, "path_err_mm": paths["seen"],
-        "unseen_path_err_mm": paths["unseen"],
-        "pathless": pathless,
+        "rest_err_mm": rest,
+        "moving_err_mm": [s["detected_mm"] for s in samples if s["detected_mm"] is not None],
+        "path_err_mm": paths[True], "unseen_path_err_mm": paths[False],
+        "pathless": sum(s["path_mm"] is None for s in samples),
+        "worst_paths": worst_paths(samples),
         "events": {name: event_counts(truth.events, f) for name, f in found.items()},
         "detection": {name: detection_counts(truth.positions, [d.center_mm for d in dets],
                                              radius) for name, dets in detections.items()},
