@@ -103,7 +103,7 @@ def report_markdown(report: dict) -> str:
                   "Farthest paths (what the p95 is made of; clip, coin, frame: path mm, "
                   "that frame's detection mm): " + "; ".join(
                       f"{w['clip']} {w['coin']} {w['frame']}: {_f(w['path_mm'], 2)}, "
-                      f"{_f(w['detected_mm'], 2)}" for w in g.get("worst_paths", [])) + ".", "",
+                      f"{_f(w['detected_mm'], 2)}" for w in g["worst_paths"]) + ".", "",
                   f"Detection recall / precision: ours {_f(d['ours']['recall'])} / "
                   f"{_f(d['ours']['precision'])}; HoughCircles {_f(d['hough']['recall'])} / "
                   f"{_f(d['hough']['precision'])}.", "",

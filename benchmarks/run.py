@@ -217,8 +217,7 @@ def run_clip(data: ClipData) -> dict:
             for gt, mov, mine in zip(truth.positions, truth.moving, hyps["ours"], strict=True)
             for coin, p in gt.items() if coin in mine and not mov[coin]]
     samples = moving_samples(truth, hyps["ours"], windows, clip.fps)
-    paths = {seen: [s["path_mm"] for s in samples if s["path_mm"] is not None
-                    and (s["detected_mm"] is not None) == seen] for seen in (True, False)}
+    on_path = [s for s in samples if s["path_mm"] is not None]
     stage_s = dict(timer.seconds)
     stage_s["other"] = stage_s["process"] - sum(stage_s.get(k, 0.0) for k in
                                                  ("detect", "track", "reconstruct"))
@@ -230,8 +229,9 @@ def run_clip(data: ClipData) -> dict:
         "hough_detect_s": hough_timer.seconds["detect"],
         "rest_err_mm": rest,
         "moving_err_mm": [s["detected_mm"] for s in samples if s["detected_mm"] is not None],
-        "path_err_mm": paths[True], "unseen_path_err_mm": paths[False],
-        "pathless": sum(s["path_mm"] is None for s in samples),
+        "path_err_mm": [s["path_mm"] for s in on_path if s["detected_mm"] is not None],
+        "unseen_path_err_mm": [s["path_mm"] for s in on_path if s["detected_mm"] is None],
+        "pathless": len(samples) - len(on_path),
         "worst_paths": worst_paths(samples),
         "events": {name: event_counts(truth.events, f) for name, f in found.items()},
         "detection": {name: detection_counts(truth.positions, [d.center_mm for d in dets],
