@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
@@ -23,7 +24,7 @@ from calibration.accuracy import TABLE_MM, pack_of
 from calibration.intrinsics import Intrinsics
 from calibration.plane import TablePlane
 from calibration.verify import TileCheck
-from referee.events import Event
+from referee.events import Event, Lift, Place
 from referee.layout import Layout, castle_croquetnole_layout
 from referee.sim.camera import Camera
 from referee.sim.look import Look
@@ -76,6 +77,13 @@ class Truth:
     events: list[Event]
     present: list[dict[str, tuple[float, float]]]
     """Every coin lying on the table, hidden by a hand or not (not one a hand lifts)."""
+    held: list[set[str]] = field(default_factory=list)
+    """The coins a hand holds, between their lift and their place (none: not given)."""
+
+    def behind_hand(self, i: int) -> set[str]:
+        """Frame `i`'s coins no camera sees: on the table under a hand, or in one."""
+        held = self.held[i] if i < len(self.held) else set()
+        return (set(self.present[i]) - set(self.positions[i])) | held
 
 
 def remove_stale_partials(cache: Path, name: str) -> list[Path]:
@@ -169,4 +177,18 @@ class ClipData:
             present.append(there)
             moving.append({c: bool(np.hypot(*np.subtract(soon[c].center_mm, now[c].center_mm))
                                    > 0.05) for c in seen})
-        return Truth(positions, moving, list(self.session.events), present)
+        return Truth(positions, moving, list(self.session.events), present,
+                     _held(self.session.events, frames, self.clip.fps))
+
+
+def _held(events: list[Event], frames: int, fps: float) -> list[set[str]]:
+    """Per frame, the coins a hand holds: from each true lift to the coin's next place."""
+    spans: list[tuple[str, float, float]] = []
+    lifted: dict[str, float] = {}
+    for e in sorted(events, key=lambda e: e.t):
+        if isinstance(e, Lift):
+            lifted[e.coin] = e.t
+        elif isinstance(e, Place) and e.coin in lifted:
+            spans.append((e.coin, lifted.pop(e.coin), e.t))
+    spans += [(coin, t, math.inf) for coin, t in lifted.items()]
+    return [{coin for coin, t0, t1 in spans if t0 <= i / fps < t1} for i in range(frames)]

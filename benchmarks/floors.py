@@ -23,7 +23,7 @@ FLOORS = Path(__file__).with_name("floors.json")
 
 HIGHER = ("identity.ours.idf1", "identity.ours.hota", "identity.ours.mota",
           "identity.ours-placed.idf1", "identity.ours-placed.recall",
-          "identity.ours-placed.precision",
+          "identity.ours-placed.precision", "identity.ours-in-view.idf1",
           "events.ours.flick.recall", "events.ours.flick.precision",
           "events.ours.cross.recall", "events.ours.cross.precision",
           "events.ours.contact.recall", "events.ours.contact.precision",

@@ -8,6 +8,7 @@ from benchmarks.vision_accuracy import KINDS
 
 START, END = "<!-- bench:start -->", "<!-- bench:end -->"
 NAMES = {"ours": "ours", "ours-placed": "ours, every coin placed",
+         "ours-in-view": "ours, every coin placed, in view",
          "sort": "SORT (points)", "norfair": "norfair",
          "hough+ours": "HoughCircles + our tracker"}
 

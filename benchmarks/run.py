@@ -34,13 +34,14 @@ from referee.vision.pipeline import Pipeline
 from referee.vision.reconstruct import FlickWindow
 
 Positions = dict[Any, tuple[float, float]]
-TRACKERS = ("ours", "ours-placed", "sort", "norfair", "hough+ours")
+TRACKERS = ("ours", "ours-placed", "ours-in-view", "sort", "norfair", "hough+ours")
 """Hypotheses scored for identity.  "ours" is each coin's detection this frame;
 "ours-placed" adds, for every coin without one, where the pipeline places it (a resting coin
 under a hand, one missed for a frame: `Pipeline.placed_mm`): what the referee believes each
 frame, every coin named.  It is scored against every coin on the table, seen or hidden by a
 hand (`Truth.present`): a coin a hand took away but still placed where it lay counts
-against it."""
+against it.  "ours-in-view" is the same belief scored only where a camera could see: without
+the coins under a hand or in one (`Truth.behind_hand`), against the coins in view."""
 WORST_PATHS = 10
 """Seen coin-frames with the farthest paths listed per clip and per group."""
 
@@ -125,6 +126,14 @@ def moving_samples(truth: Truth, found: list[Positions], windows: list[FlickWind
                             "detected_mm": _distance(mine.get(coin), p),
                             "path_mm": _distance(at, p)})
     return out
+
+
+def in_view(placed: list[Positions], truth: Truth) -> list[Positions]:
+    """Each frame's placed coins without those no camera sees (`Truth.behind_hand`): a coin
+    lifted under a hand is still placed where it lay until the hand leaves its place, and one
+    put down under a hand is not placed until it shows."""
+    return [{c: p for c, p in frame.items() if c not in truth.behind_hand(k)}
+            for k, frame in enumerate(placed)]
 
 
 def worst_paths(samples: list[dict], n: int = WORST_PATHS) -> list[dict]:
@@ -212,6 +221,7 @@ def run_clip(data: ClipData) -> dict:
         update = timer.wrap(name, tracker.update)
         hyps[name] = [update(d) for d in detections["ours"]]
     truth = data.truth(i)
+    hyps["ours-in-view"] = in_view(hyps["ours-placed"], truth)
     radius = data.layout.coin_mm / 2.0
     rest = [_distance(mine[coin], p)
             for gt, mov, mine in zip(truth.positions, truth.moving, hyps["ours"], strict=True)
