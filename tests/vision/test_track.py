@@ -303,6 +303,27 @@ def test_a_coin_put_down_is_taken_at_once_only_whole_and_with_its_own_look() -> 
         assert tracker.update(30 * dt, blob, covered=lambda p: False) == taken
 
 
+def test_a_coin_out_from_under_the_fingers_is_taken_at_once_if_far_nearer_it_than_the_hands(
+        ) -> None:
+    """Gate run at 720p60, look 100: Moons, flicked at 0.7 m/s from under the finger, is
+    seen whole 35 mm on while the finger still covers its place, 0.044 from its look (as
+    near Ace's: that look's coins read alike) and 0.29 from the hands' colour.  Six times
+    nearer the coin than the hands, it is the coin, that frame; a blob about as near the
+    hands' colour as the coin's, or one with no hand in view to compare it with, waits for a
+    second sighting (an arm's withdrawing edge leaves one-frame blobs)."""
+    look = np.array([0.35, 0.3, 0.3])
+    off = look + 0.044 / math.sqrt(3.0)
+    for hand_look, taken in ((0.29, {"moons": 0}), (0.12, {}), (np.inf, {})):
+        tracker = Tracker({"moons": (0.0, -4.8)}, 0.0, MotionModel(), looks={"moons": look})
+        for k in range(1, 4):
+            tracker.update(k * DT, _blob((0.0, -4.8), look, 1.0))
+        for k in range(4, 6):  # the finger over it, the coin leaving unseen
+            tracker.update(k * DT, Detections.empty(), covered=lambda p: True)
+        blob = replace(_blob((-35.0, -3.9), off, 1.0), hand_look=np.array([hand_look]))
+        assert tracker.update(6 * DT, blob,
+                              covered=lambda p: math.hypot(*p) < 2.0 * RADIUS) == taken
+
+
 def test_a_coin_put_down_far_from_where_it_was_lost_is_taken_however_far() -> None:
     """Off-table at look 203: Arms, flicked off the table unseen (cream on beige), is put
     back on the table's edge 2.2 s later, 423 mm from where it was lost.  Seen whole with
