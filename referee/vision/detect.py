@@ -115,6 +115,16 @@ OCCLUDED_MOVED_PX = 1.0
 enough, and its weighted centroid is the finer (the fitted outline is whole pixels)."""
 OCCLUDED_FIT_PX = 0.75
 """How far (px) the outline fitted may miss the coin's circle, and the blob stick out of it."""
+OCCLUDED_HOLDS = 0.95
+"""The circle fitted to a partly hidden coin's outline must hold this share of the change its
+centroid's disc holds, faint rim included (`_Patches._change_within`): else the outline was
+the coin's art's, its pale rim lost in the cloth, not its edge against what hides it (fast
+flick at look 505: Suns, pale on beige cloth, 0.59 of it over the threshold in a B-frame, a
+circle 1.9 px from its centroid held 0.90 of the change, 2.4 px off the truth against the
+centroid's 0.5; where a hand, a shadow or a sleeve hid a coin the circle held 0.98-1.03)."""
+FAINT_LEVEL = 8.0
+"""A change this faint (levels) is the cloth's noise, not a coin's faint rim (the beige cloth
+about Suns at look 505 reads 2-8)."""
 COMPACT_STREAK_WIDTH = 1.25
 """A compact blob of two coins' area narrower than this many coin diameters (4σ across, as
 `_split` measures a disc's diameter) is one coin streaked by its motion (1.08 measured), a
@@ -2058,7 +2068,30 @@ class _Patches:
         if (np.hypot(*(outline - c).T) - radius).max() > 2.0 * OCCLUDED_FIT_PX or \
                 np.hypot(c[0] - cx, c[1] - cy) < OCCLUDED_MOVED_PX:
             return cx, cy  # no one coin's outline, or hardly hidden
+        by_circle, by_centroid = self._change_within(filled, gx, gy, radius + 0.5,
+                                                     [(c[0], c[1]), (cx, cy)])
+        if by_circle < OCCLUDED_HOLDS * by_centroid:
+            return cx, cy  # the outline was its art's: its faint rim lies beyond the circle
         return float(c[0]), float(c[1])
+
+    def _change_within(self, filled: np.ndarray, gx: int, gy: int, radius: float,
+                       centres: list[tuple[float, float]]) -> list[float]:
+        """How much of a coin's change a disc of `radius` about each centre (in the box of
+        its filled blob at gx, gy) holds, its faint rim under the threshold included: each
+        pixel by how far its change stands above the cloth's noise (FAINT_LEVEL), up to the
+        threshold; not another blob's, nor a hand's or a shadow's."""
+        cells = self._around(filled, gx, gy, int(np.ceil(radius)) + 2)
+        y0, x0 = cells[0].start, cells[1].start
+        change = self.diff[cells].astype(np.float32)
+        threshold = self.det.config.threshold
+        weights = np.clip((change - FAINT_LEVEL) / (threshold - FAINT_LEVEL), 0.0, 1.0)
+        own = np.zeros(change.shape, bool)
+        own[gy - y0:gy - y0 + filled.shape[0], gx - x0:gx - x0 + filled.shape[1]] = filled > 0
+        weights[((change > threshold) & ~own) | (self.hands[cells] > 0)
+                | self.shadow[cells]] = 0.0
+        ys, xs = np.mgrid[0:change.shape[0], 0:change.shape[1]]
+        return [float(weights[np.hypot(xs - (cx + gx - x0), ys - (cy + gy - y0)) <= radius]
+                      .sum()) for cx, cy in centres]
 
     def _key(self, stat: np.ndarray, x0: int, y0: int) -> tuple[int, int, int, int, int]:
         """A full-resolution component (its stats row, labelled in a box at x0, y0 of the

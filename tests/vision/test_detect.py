@@ -272,6 +272,35 @@ def test_a_coin_a_sleeve_hides_in_part_is_where_its_outline_against_the_cloth_sa
     assert nearest(found.center_mm, coin) < 0.5
 
 
+def test_a_coin_whose_art_alone_shows_is_not_placed_by_the_art_s_outline(
+        detector: CoinDetector) -> None:
+    """A pale coin whose rim differs from the cloth by 21 levels, under the threshold's 30
+    (fast flick at look 505, in a B-frame), shows only its art: here a lens, the coin's disc
+    cut by a coin-sized disc 3.6 px (4.8 mm) off, bounded by the coin's edge on one side and
+    by a coin-radius arc inside it on the other.  A shadow beside the coin's own edge leaves
+    only the inner arc to fit a circle to, 4.8 mm off; its disc leaves out the faint rim
+    that the centroid's holds, so the centroid stays (1.7 mm off: the lens's own centre is 2.4
+    mm off, and its rim's faint change draws it back)."""
+    spots = start_spots(LAYOUT)
+    coin = (150.0, -100.0)
+    r_mm = LAYOUT.coin_mm / 2
+    off = 3.6 / SCALE
+    image = frame({p: LIGHT_COIN for p in spots.values()}, 4,
+                  shadows=(((coin[0] + r_mm + 5.0, coin[1]), 6.0, 0.4),)).astype(np.float32)
+    masks = []
+    for centre in (coin, (coin[0] + off, coin[1])):
+        mask = np.zeros(image.shape[:2], np.uint8)
+        x, y, s = to_px(centre)
+        cv2.circle(mask, (x, y), round(r_mm * SCALE * 16), 255, -1, cv2.LINE_AA, s)
+        masks.append(mask[..., None] / 255.0)
+    faint, art = np.add(NAVY, 7.0), np.array([120.0, 90.0, 60.0])
+    image = image * (1 - masks[0]) + faint * masks[0]
+    lens = np.minimum(masks[0], masks[1])
+    image = np.clip(image * (1 - lens) + art * lens, 0, 255).astype(np.uint8)
+    found, _ = detector.detect(image)
+    assert nearest(found.center_mm, coin) < 2.5  # (through the art's circle: 5.1 mm)
+
+
 def test_a_coin_beside_a_flat_tile_is_measured_without_the_tile_s_changed_paper(
         detector: CoinDetector) -> None:
     """A coin a millimetre from door 4's tile, whose paper changed from 3.5 mm inside its
