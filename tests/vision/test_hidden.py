@@ -1245,3 +1245,24 @@ def test_a_coin_that_neither_moved_nor_touched_anything_keeps_the_place_last_rep
     (_, settled) = pipe._kept_places(events, window)
     assert settled.positions == {**now, "3": (44.33, 256.32), "moons": (0.0, -209.5)}
     assert pipe.reported == settled.positions
+
+
+def test_a_flick_whose_first_frame_the_last_close_fell_on_is_reported() -> None:
+    """Gate run at look 542: a hand's pull on Ace's readings held the last flick open until
+    the dwell ran out at 3.9 s, the very frame Moons, at rest there, was flicked from (its
+    launch fitted 1 ms before it).  That close saw Moons at rest; the flick is the next
+    close's, crossing and all (it was dropped whole, as if the close before had it)."""
+    pipe = tracked_pipeline()
+    hand = np.zeros(pipe.detector.table_mask.shape, np.uint8)
+    at = pipe.detector.mapping.to_pixels(np.array([[20.0, -3.3]]))[0] - pipe.detector.roi[:2]
+    hand[int(at[1]) - 15:int(at[1]) + 15, int(at[0]) - 15:int(at[0]) + 15] = 255
+    pipe.hands_seen.update(hand, 3.8)  # the finger beside Moons, flicking
+    pipe.tracks["moons"] = [(k / 30, -0.1, -3.3) for k in range(90, 118)]
+    pipe.closed_until = 2.667
+    assert reported(pipe, 117 / 30) == []  # at rest at its last frame, 3.9 s
+    slid = [(-24.0, -3.3), (-44.7, -2.3), (-61.8, -2.0), (-75.9, -1.9), (-86.9, -1.4),
+            (-94.0, -2.0), (-97.8, -1.8), (-99.1, -2.0)] + [(-99.2, -1.8)] * 10
+    pipe.tracks["moons"] += [(k / 30, x, y) for k, (x, y) in enumerate(slid, start=118)]
+    got = reported(pipe, 135 / 30)
+    assert [(e.type, e.coin) for e in got] == [("flick", "moons"), ("cross", "moons")]
+    assert got[1].line == "gate-2" and abs(got[0].t - 3.9) < 0.01
