@@ -92,8 +92,9 @@ leaves one-frame blobs, seldom of a coin's own look and size (tower-hit at look 
 put down 100 mm on and not taken for 5 frames).  Farther off, a hand's last frame in view
 left one of Ace's look 350 mm from it (strike at look 131: a flick invented)."""
 OUT_FROM_UNDER = 4.0
-"""...or a whole one this many times nearer the coin's look than the hands' colour
-(`_shown_at_once`: those seen so, at looks 100, 104 and 112, read 6 to 14 times nearer)."""
+"""...or a whole one this many times nearer the coin's look, or the game's coins' looks,
+than the hands' colour (`_shown_at_once`: those seen so, at looks 100, 104 and 112, read 6
+to 14 times nearer their own; at look 100 in 1080p, 3 times, and 5 times nearer Ace's)."""
 ANOTHERS_LOOK = 0.1
 """A sharp blob this near another coin's look and not within CARRIED_LOOK of a coin's own
 (STACK_LOOK on a tower's top) is that other coin, not this one (capture at look 152: guard
@@ -573,6 +574,14 @@ class Tracker:
             flagged[i, j] = not _own_look(float(cost[i, j]), on_top[j])
         return dict(zip(named, flagged, strict=True))
 
+    def _nearest_look(self, detections: Detections) -> np.ndarray:
+        """(N,) each blob's look distance to the nearest coin's look (inf: no looks)."""
+        looks = [t.look for t in self.tracks.values()
+                 if t.look is not None and _looks_comparable(t, detections)]
+        if not looks or not len(detections):
+            return np.full(len(detections), np.inf)
+        return np.linalg.norm(detections.look[None] - np.array(looks)[:, None], axis=2).min(0)
+
     def _fingered(self, detections: Detections, coins: list[str]
                   ) -> tuple[set[int], set[str]]:
         """Detections that are a resting coin seen with a fingertip merged into it, and
@@ -707,6 +716,7 @@ class Tracker:
             unders = {j: self.table_look(tuple(detections.center_mm[j])) for j in free_dets
                       if fell or on_top[j]}
         tops = {j: look for j, look in unders.items() if on_top[j]}
+        coin_like = self._nearest_look(detections)
         for i, coin in enumerate(free_coins):
             track = self.tracks[coin]
             reach = MAX_SPEED_MM_S * max(t - track.last_seen, 1e-3) + 20.0
@@ -741,7 +751,8 @@ class Tracker:
                 slid = lost and self._slid(track, detections, j, look_cost, t)
                 if vague and d >= STAYED_MM and not (
                         (persists[j] or streaked[j] or slid
-                         or (d <= CARRIED_MM and _shown_at_once(track, detections, j, look_cost)))
+                         or (d <= CARRIED_MM and _shown_at_once(track, detections, j, look_cost,
+                                                                float(coin_like[j]))))
                         and (slid or _back(track, detections, j, d, look_cost, on_top[j],
                                            t - track.last_seen))):
                     continue
@@ -1119,20 +1130,23 @@ def _own_look(look_cost: float, on_stack: bool = False) -> bool:
     return look_cost < (STACK_LOOK if on_stack else CARRIED_LOOK)
 
 
-def _shown_at_once(track: CoinTrack, detections: Detections, j: int, look_cost: float
-                   ) -> bool:
+def _shown_at_once(track: CoinTrack, detections: Detections, j: int, look_cost: float,
+                   coin_like: float = np.inf) -> bool:
     """Is sharp blob `j`, back from under a hand near where it hid this coin and not seen
     the frame before, the coin itself (put down, or flicked out from under the fingers)?  It
-    is whole, apart from the hand, and of the coin's own look (OWN_LOOK) or far nearer it
-    than the colour of the hands in view (OUT_FROM_UNDER): the edge of a withdrawing arm
-    leaves one-frame blobs of its own colour.  (Gate run at 720p60, look 100: Moons out from
-    under the finger at 0.7 m/s, 0.044 from its look and 0.29 from the hands', as near Ace's
-    look as its own, was left unpaired for a frame; tower hit at 720p30, look 104: Moons put
-    down, 0.055 from its look on that spot of the cloth and 0.79 from the hands', for one.)"""
+    is whole, apart from the hand, and of the coin's own look (OWN_LOOK) or far nearer it,
+    or the nearest coin's look (`coin_like`: a coin's look drifts over the cloth), than the
+    colour of the hands in view (OUT_FROM_UNDER): the edge of a withdrawing arm leaves
+    one-frame blobs of its own colour.  (Gate run at 720p60, look 100: Moons out from under
+    the finger at 0.7 m/s, 0.044 from its look and 0.29 from the hands', as near Ace's look
+    as its own, was left unpaired for a frame; at 1080p, 0.103 from its look, 0.06 from
+    Ace's and 0.30 from the hands', for one; tower hit at 720p30, look 104: Moons put down,
+    0.055 from its look on that spot of the cloth and 0.79 from the hands', for one.)"""
     hand_look = float(detections.hand_look[j])
     return bool(not detections.by_hand[j] and _itself(track, detections, j, look_cost)
                 and (look_cost < OWN_LOOK
-                     or (math.isfinite(hand_look) and OUT_FROM_UNDER * look_cost < hand_look)))
+                     or (math.isfinite(hand_look)
+                         and OUT_FROM_UNDER * min(look_cost, coin_like) < hand_look)))
 
 
 def _streak_from(track: CoinTrack, detections: Detections, j: int) -> bool:

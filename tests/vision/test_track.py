@@ -324,6 +324,34 @@ def test_a_coin_out_from_under_the_fingers_is_taken_at_once_if_far_nearer_it_tha
                               covered=lambda p: math.hypot(*p) < 2.0 * RADIUS) == taken
 
 
+def test_a_coin_out_from_under_the_fingers_is_taken_at_once_if_far_nearer_the_coins_than_hands(
+        ) -> None:
+    """Gate run at 1080p30, look 100: Moons, flicked from under the finger, is seen whole 44
+    mm on, 0.103 from its own look (its look moves 0.02-0.1 over the cloth: that look's
+    coins read within 0.06 of each other) and 0.30 from the hands' colour: only three times
+    nearer.  But it is 0.06 from Ace's, five times nearer the game's coins than the hands':
+    a coin, not a piece of the arm, and with Ace seen at rest where it lies, Moons.  Nearer
+    the hands' colour, or with no coin's look that near, it waits for a second sighting."""
+    moons = np.array([0.35, 0.3, 0.3])
+    ace = moons + np.array([0.06, 0.0, 0.0])
+    seen = moons + np.array([0.09, 0.05, 0.0])  # 0.103 from Moons' look, 0.058 from Ace's
+    cases = ((0.304, True, {"moons": 0, "ace": 1}), (0.2, True, {"ace": 1}),
+             (0.304, False, {}))
+    for hand_look, with_ace, taken in cases:
+        looks = {"moons": moons, "ace": ace} if with_ace else {"moons": moons}
+        start = {"moons": (-0.3, -4.7), "ace": (-44.4, -253.8)} if with_ace else \
+            {"moons": (-0.3, -4.7)}
+        tracker = Tracker(start, 0.0, MotionModel(), looks=looks)
+        at_rest = _blob((-44.4, -253.8), ace, 1.0) if with_ace else Detections.empty()
+        for k in range(1, 4):
+            tracker.update(k / 30, _blob((-0.3, -4.7), moons, 1.0).extended(at_rest))
+        tracker.update(4 / 30, at_rest, covered=lambda p: math.hypot(p[0] + 0.3, p[1] + 4.7)
+                       < 2.0 * RADIUS)  # the finger over it, the coin leaving unseen
+        blob = replace(_blob((-44.7, -3.8), seen, 1.0), hand_look=np.array([hand_look]))
+        assert tracker.update(5 / 30, blob.extended(at_rest), covered=lambda p: math.hypot(
+            p[0] + 0.3, p[1] + 4.7) < 2.0 * RADIUS) == taken
+
+
 def test_a_coin_put_down_far_from_where_it_was_lost_is_taken_however_far() -> None:
     """Off-table at look 203: Arms, flicked off the table unseen (cream on beige), is put
     back on the table's edge 2.2 s later, 423 mm from where it was lost.  Seen whole with
