@@ -31,7 +31,12 @@ from referee.vision.capture import Frame
 from referee.vision.detect import FINGER_MM, CoinDetector, DetectorConfig, PixelMapping
 from referee.vision.hand_history import CELL_PX, HandHistory
 from referee.vision.kalman import MotionModel
-from referee.vision.reconstruct import UNSEEN_CONFIDENCE, FlickWindow, reconstruct
+from referee.vision.reconstruct import (
+    UNSEEN_CONFIDENCE,
+    FlickWindow,
+    piece_obstacle,
+    reconstruct,
+)
 from referee.vision.reidentify import exchange_after, exchange_time, exchanged
 from referee.vision.trace import RecentFrames, Traced, trace_slide
 from referee.vision.track import (
@@ -599,7 +604,8 @@ class Pipeline:
         windows = [w for w in find_windows(recent, 1.0 / self.fps, self.config.noise_mm,
                                            self.config.dwell_s, self.config.decel_mm_s2,
                                            after=self.closed_until,
-                                           coin_mm=self.layout.coin_mm, until=t)
+                                           coin_mm=self.layout.coin_mm, until=t,
+                                           obstacle=piece_obstacle(self.layout))
                    if _first_moved(w) > self.closed_until - 0.5 / self.fps]
         self.closed_until = t
         self.active = False

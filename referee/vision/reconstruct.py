@@ -22,7 +22,7 @@ import numpy as np
 
 from referee import events as ev
 from referee.layout import Layout
-from referee.vision.trajectory import Motion, quadratic_roots
+from referee.vision.trajectory import Motion, Obstacle, quadratic_roots
 
 MAX_REBOUND_GAP_MM = 12.0
 """How far a struck coin may travel unseen to a piece beside it before it rebounds."""
@@ -103,6 +103,8 @@ def reconstruct(window: FlickWindow, layout: Layout) -> list[ev.Event]:
 
 UNSEEN_CONFIDENCE = 0.9
 """A crossing on a slide no frame saw is as sure as the flick that drew it."""
+INFERRED_CONFIDENCE = 0.8
+"""A touch no frame saw, inferred from how the coin came off it (a rebound's direction)."""
 
 
 def _crossings(coin: str, motion: Motion, layout: Layout, noise_mm: float,
@@ -220,6 +222,8 @@ def _touches(window: FlickWindow, layout: Layout) -> list[dict]:
             frames = [math.floor(t_on / dt), math.ceil(t_on / dt)]
             residual = abs(t_on - slide.t_end) / dt if not last else 0.0
             confidence = round(max(0.5, 0.99 - 0.2 * residual), 3)
+            if motion.seen_from is not None and slide.t_end <= motion.seen_from:
+                confidence = min(confidence, INFERRED_CONFIDENCE)  # (`_off_unseen_impact`)
             if piece is not None:
                 found.append({"t": t_on, "a": coin, "b": None, "piece": piece,
                               "moving": [coin], "speed": speed, "frames": frames,
@@ -512,6 +516,21 @@ def _piece_ahead(layout: Layout, start: np.ndarray, direction: np.ndarray, reach
     return None
 
 
+def piece_obstacle(layout: Layout) -> Obstacle:
+    """The layout's pieces as `fit_motion` asks of them: how far a coin goes along a way
+    before it touches one (`_piece_ahead`), and that piece's outward normal there."""
+    def touched(centre: np.ndarray, direction: np.ndarray, reach_mm: float
+                ) -> tuple[float, np.ndarray] | None:
+        ahead = _piece_ahead(layout, centre, direction, reach_mm)
+        if ahead is None:
+            return None
+        name, run = ahead
+        piece = layout.pieces[name]
+        return run, square_normal(centre + direction * run, piece.center_mm, piece.size_mm,
+                                  piece.angle_deg)
+    return touched
+
+
 def _frames(t: float, frame_dt: float) -> list[int]:
     """The two frames either side of an instant (an inferred event's evidence)."""
     return [math.floor(t / frame_dt), math.ceil(t / frame_dt)]
@@ -638,6 +657,19 @@ def square_distance(points: np.ndarray, center: tuple[float, float], size: float
     local = np.stack([c * d[:, 0] + s_ * d[:, 1], -s_ * d[:, 0] + c * d[:, 1]], axis=1)
     outside = np.maximum(np.abs(local) - size / 2.0, 0.0)
     return np.hypot(outside[:, 0], outside[:, 1])
+
+
+def square_normal(point: np.ndarray, center: tuple[float, float], size: float,
+                  angle_deg: float) -> np.ndarray:
+    """The unit normal of a (rotated) square's outline toward a point outside it: from the
+    outline's nearest point to the point (at a corner, the corner's own direction)."""
+    rad = math.radians(angle_deg)
+    c, s_ = math.cos(rad), math.sin(rad)
+    d = np.asarray(point, float) - np.asarray(center, float)
+    local = np.array([c * d[0] + s_ * d[1], -s_ * d[0] + c * d[1]])
+    outside = local - np.clip(local, -size / 2.0, size / 2.0)
+    n = outside / max(float(np.hypot(*outside)), 1e-9)
+    return np.array([c * n[0] - s_ * n[1], s_ * n[0] + c * n[1]])
 
 
 def _moving_before(window: FlickWindow, coin: str, t: float) -> bool:

@@ -52,6 +52,17 @@ FINGER_MM_S = 300.0
 """A first piece that never leaves this close to the resting place, this slowly, is the
 fingertip against the coin before the flick (its blob and the coin's are one: the centre
 drifts a few mm), not a slide: a flick that slow would stop within FINGER_MM anyway."""
+PIECE_RESTITUTION = 0.6
+"""How much slower a coin comes off a tile or a tower than it came in, across the face (the
+part along the face unchanged: a fixed block of wood, no spin), as the simulator's physics
+has it (`_off_unseen_impact`)."""
+AIM_COS = math.cos(math.radians(25.0))
+"""The slide a coin came off a piece with, run back through that impact by the bounce's
+law, points at where it rested within this angle, or no such impact explains its frames
+(`_off_unseen_impact`; the restitution of a real coin varies with its speed and wood)."""
+Obstacle = Callable[[np.ndarray, np.ndarray, float], "tuple[float, np.ndarray] | None"]
+"""How far a coin centred at a point goes along a unit direction, within a reach, before it
+touches a piece, and that piece's outward normal there (None: it touches none)."""
 
 
 @dataclass(frozen=True)
@@ -245,7 +256,8 @@ class Motion:
 
 def fit_motion(coin: str, t: Sequence[float], p: np.ndarray, start_mm: tuple[float, float],
                end_mm: tuple[float, float] | None, decel: float, noise_mm: float = 0.3,
-               max_pieces: int = 10, rested_until: float = -math.inf) -> Motion:
+               max_pieces: int = 10, rested_until: float = -math.inf,
+               obstacle: Obstacle | None = None) -> Motion:
     """Split the moving observations at impacts and fit a physical slide to each piece.
 
     The split is an optimal partition (dynamic programming over every set of break points):
@@ -261,7 +273,8 @@ def fit_motion(coin: str, t: Sequence[float], p: np.ndarray, start_mm: tuple[flo
     was last seen at rest (`rested_until`): its first frame was after the impacts (fast
     flick at look 245: Suns, first seen coming back off Arms, "flicked" 0.18 s early).
     Readings up to the fingertip alone, behind the place, are the finger's and are left
-    out (`_fingers_readings`).
+    out (`_fingers_readings`).  One first seen coming off a piece (`obstacle`) hit it
+    unseen (`_off_unseen_impact`).
     """
     t_arr = np.asarray(t, float)
     p_arr = np.asarray(p, float).reshape(-1, 2)
@@ -321,6 +334,9 @@ def fit_motion(coin: str, t: Sequence[float], p: np.ndarray, start_mm: tuple[flo
     if end_mm is not None and len(bounds) > len(fixed):
         slides = _stopped_by_impact(slides, fixed, t_arr, p_arr, bounds, start_mm, end_mm,
                                     noise_mm, rested_until)
+    if first == 0 and len(slides) == 1 and obstacle is not None:
+        slides = list(_off_unseen_impact(t_arr, p_arr, start_mm, decel, noise_mm,
+                                         rested_until, obstacle) or slides)
     if end_mm is None:
         slides[-1] = replace(slides[-1], t_end=max(slides[-1].t_end, t_last))
     return Motion(coin, slides, start_mm, end_mm, seen_from=float(t_arr[0]))
@@ -603,6 +619,61 @@ def _struck_after_first(t: np.ndarray, p: np.ndarray, hi: int, start_mm: tuple[f
     if float(np.dot(after.v0, heading)) > IMPACT_TURN_COS * after.speed0:
         return None  # on nearly the same heading: a first frame read off its line, no impact
     return before, after
+
+
+def _off_unseen_impact(t: np.ndarray, p: np.ndarray, start_mm: tuple[float, float],
+                       decel: float, noise_mm: float, rested_until: float,
+                       obstacle: Obstacle) -> tuple[Slide, Slide] | None:
+    """The slides before and after an impact on a piece that no frame saw, the coin first
+    seen already coming off it (its launch and its way to the piece hidden under the
+    fingers); None if no such impact explains its frames.
+
+    Then no slide from its resting place runs through its frames, while one slide fits
+    them (at the partition's price of a break), and that slide, run back, meets a piece
+    (`obstacle`), leaving it.  The bounce's law (PIECE_RESTITUTION) gives the velocity it
+    came in with: it must point at the resting place (AIM_COS), and the slide from there
+    reaches the impact at that speed, left after it was last seen at rest (tower hit at
+    look 545: Moons, hidden from its launch until it came off tower 1's face 3 mm away,
+    fitted as one slide bent 3.7 mm RMS from its place to its rest, and the hit was
+    lost)."""
+    if len(t) < MIN_PIECE:
+        return None
+    _, sse_one = _fit_slide(t, p, decel, start_mm, rested_until)
+    if (sse_one - _segment_sse(t, p, decel)) / noise_mm ** 2 <= _break_price(len(t)):
+        return None
+    after, _ = _fit_slide(t, p, decel, None)
+    seen = np.asarray(after.p0, float)
+    speed_seen = after.speed0
+    if speed_seen <= 0.0:
+        return None
+    heading = np.asarray(after.v0, float) / speed_seen
+    met = obstacle(seen, -heading, float(np.hypot(*(seen - np.asarray(start_mm)))))
+    if met is None:
+        return None
+    back_mm, normal = met
+    impact = seen - heading * back_mm
+    speed_out = math.sqrt(speed_seen ** 2 + 2.0 * decel * back_mm)
+    t_break = float(t[0]) - (speed_out - speed_seen) / decel
+    v_out = heading * speed_out
+    across = float(v_out @ normal)
+    if across <= 0.0 or t_break <= rested_until:
+        return None  # not leaving the face, or before it was last seen at rest
+    v_in = v_out - (1.0 + 1.0 / PIECE_RESTITUTION) * across * normal  # across, reversed
+    way = impact - np.asarray(start_mm, float)
+    run = float(np.hypot(*way))
+    speed_in = float(np.hypot(*v_in))
+    if run < 1e-6 or float(v_in @ way) < AIM_COS * speed_in * run:
+        return None  # the bounce, run back, does not point at where it rested
+    speed0 = math.sqrt(speed_in ** 2 + 2.0 * decel * run)
+    t0 = t_break - (speed0 - speed_in) / decel
+    if t0 < rested_until:  # as soon as it was last seen at rest, no sooner
+        t0, speed0 = rested_until, launch_speed(run, t_break - rested_until, decel)
+    if speed0 > MAX_SPEED_MM_S:
+        return None
+    aim = way / run
+    before = Slide(t0, start_mm, (float(speed0 * aim[0]), float(speed0 * aim[1])), decel,
+                   t_break)
+    return before, _from_break(after, t_break, before.position(t_break))
 
 
 def launch_speed(run_mm: float, taken_s: float, decel: float) -> float:

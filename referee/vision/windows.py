@@ -19,6 +19,7 @@ from referee.vision.reconstruct import FlickWindow
 from referee.vision.trajectory import (
     MAX_SPEED_MM_S,
     Motion,
+    Obstacle,
     Slide,
     fit_motion,
     launch_speed,
@@ -140,12 +141,14 @@ def split_track(track: Track, frame_dt: float, noise_mm: float, until: float = m
 def find_windows(tracks: Mapping[str, Track], frame_dt: float, noise_mm: float = 0.3,
                  dwell_s: float = 0.3, decel: float = 0.30 * 9806.65,
                  after: float = -math.inf, coin_mm: float | None = None,
-                 until: float = math.inf) -> list[FlickWindow]:
+                 until: float = math.inf, obstacle: Obstacle | None = None
+                 ) -> list[FlickWindow]:
     """All flick windows of a session's tracks (offline; the live pipeline cuts the same way)
     that move after `after` (the live pipeline's last closed flick: those before, in the
     history kept for resting places, are not fitted again).  With the coins' diameter
     (`coin_mm`), a coin lost about a contact it made is drawn through it
-    (`_through_contact`).  `until`: the time the tracks run to (`split_track`)."""
+    (`_through_contact`).  `until`: the time the tracks run to (`split_track`).  With the
+    pieces (`obstacle`), a coin first seen coming off one hit it unseen (`fit_motion`)."""
     splits = {c: split_track(tr, frame_dt, noise_mm, until) for c, tr in tracks.items()
               if len(tr)}
     intervals: list[tuple[float, float]] = []
@@ -168,7 +171,7 @@ def find_windows(tracks: Mapping[str, Track], frame_dt: float, noise_mm: float =
             merged[-1][1] = max(merged[-1][1], hi)
         else:
             merged.append([lo, hi])
-    return [_window(splits, lo, hi, frame_dt, noise_mm, dwell_s, decel, coin_mm)
+    return [_window(splits, lo, hi, frame_dt, noise_mm, dwell_s, decel, coin_mm, obstacle)
             for lo, hi in merged if hi > after]
 
 
@@ -189,8 +192,8 @@ def _resting_before(sp: CoinTrackSplit, lo: float) -> np.ndarray:
 
 
 def _window(splits: Mapping[str, CoinTrackSplit], lo: float, hi: float, frame_dt: float,
-             noise_mm: float, dwell_s: float, decel: float, coin_mm: float | None = None
-             ) -> FlickWindow:
+             noise_mm: float, dwell_s: float, decel: float, coin_mm: float | None = None,
+             obstacle: Obstacle | None = None) -> FlickWindow:
     motions: dict[str, Motion] = {}
     seen: dict[str, tuple[np.ndarray, tuple[float, float] | None, float]] = {}
     rest: dict[str, tuple[float, float]] = {}
@@ -241,7 +244,7 @@ def _window(splits: Mapping[str, CoinTrackSplit], lo: float, hi: float, frame_dt
         rested_until = max(seen_resting, default=-math.inf)
         motions[coin] = fit_motion(coin, obs[:, 0], obs[:, 1:],
                                    (float(start[0]), float(start[1])), end, decel, noise_mm,
-                                   rested_until=rested_until)
+                                   rested_until=rested_until, obstacle=obstacle)
         seen[coin] = (obs, end, rested_until)
     if coin_mm is not None:
         for coin, (obs, end, rested_until) in seen.items():

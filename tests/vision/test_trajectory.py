@@ -7,6 +7,13 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from referee.layout import castle_croquetnole_layout
+from referee.vision.reconstruct import (
+    INFERRED_CONFIDENCE,
+    FlickWindow,
+    piece_obstacle,
+    reconstruct,
+)
 from referee.vision.trajectory import (
     Motion,
     Slide,
@@ -435,6 +442,32 @@ def test_a_coin_first_seen_once_before_it_struck_a_tower_was_struck_after_that_f
     # Seen on its way only: one slide from its rest (`test_a_coin_hidden_at_its_launch...`).
     way = fit_motion("moons", t[:1], np.array(frames[:1]), (100.0, -199.5), None, DECEL, 0.8)
     assert len(way.slides) == 1
+
+
+def test_a_coin_first_seen_coming_off_a_tower_hit_it_unseen() -> None:
+    """Tower hit at look 545: Moons, flicked under the fingers at 4.6 s toward tower 1, is
+    first seen coming off its east face 3 mm away (the hit at 4.743 s, no frame before it).
+    Fitted as one slide from its resting place it bent 3.7 mm RMS and the hit was lost.
+    That slide, run back, meets the tower's face, and the bounce's law, run back through
+    it, points at the resting place: the way there and the hit, a frame before the first
+    sighting, are the slide before.  With no piece behind it, it stays one slide."""
+    layout = castle_croquetnole_layout()
+    t = 4.7667 + np.arange(6) / 30.0
+    frames = np.array([(37.7, -259.2), (42.1, -263.9), (44.2, -266.7), (44.2, -266.9),
+                       (44.2, -266.9), (44.2, -267.0)])
+    start, end = (100.7, -200.1), (44.2, -267.0)
+    motion = fit_motion("moons", t, frames, start, end, DECEL, 0.8, rested_until=4.5667,
+                        obstacle=piece_obstacle(layout))
+    assert motion.breaks() == [pytest.approx(4.743, abs=0.01)]
+    hit = motion.position(motion.breaks()[0])
+    assert hit[0] == pytest.approx(25.4 + layout.coin_mm / 2, abs=0.2)  # on the east face
+    assert motion.t_start == pytest.approx(4.6, abs=0.02)
+    window = FlickWindow({"moons": motion}, {}, 1 / 30)
+    hits = [e for e in reconstruct(window, layout) if e.type == "hit"]
+    assert [(e.piece, e.confidence) for e in hits] == [("tower-1", INFERRED_CONFIDENCE)]
+    alone = fit_motion("moons", t, frames, start, end, DECEL, 0.8, rested_until=4.5667,
+                       obstacle=lambda centre, direction, reach: None)
+    assert len(alone.slides) == 1
 
 
 def test_a_coin_first_seen_coming_back_is_not_split_into_a_launch_faster_than_any_flick(
