@@ -648,14 +648,21 @@ def _positions(window: FlickWindow, coin: str, t: np.ndarray) -> np.ndarray:
     return np.tile(np.asarray(window.rest_mm[coin], float), (len(t), 1))
 
 
+def _beyond_square(points: np.ndarray, center: tuple[float, float], size: float,
+                   angle_deg: float) -> tuple[np.ndarray, float, float]:
+    """How far each point (N×2) lies beyond a (rotated) filled square along its own axes
+    (zero inside), and the rotation's cosine and sine."""
+    rad = math.radians(angle_deg)
+    c, s_ = math.cos(rad), math.sin(rad)
+    d = np.asarray(points, float).reshape(-1, 2) - np.asarray(center)
+    local = np.stack([c * d[:, 0] + s_ * d[:, 1], -s_ * d[:, 0] + c * d[:, 1]], axis=1)
+    return local - np.clip(local, -size / 2.0, size / 2.0), c, s_
+
+
 def square_distance(points: np.ndarray, center: tuple[float, float], size: float,
                     angle_deg: float) -> np.ndarray:
     """Distance from each point to a (rotated) filled square, vectorised."""
-    rad = math.radians(angle_deg)
-    c, s_ = math.cos(rad), math.sin(rad)
-    d = points - np.asarray(center)
-    local = np.stack([c * d[:, 0] + s_ * d[:, 1], -s_ * d[:, 0] + c * d[:, 1]], axis=1)
-    outside = np.maximum(np.abs(local) - size / 2.0, 0.0)
+    outside, _, _ = _beyond_square(points, center, size, angle_deg)
     return np.hypot(outside[:, 0], outside[:, 1])
 
 
@@ -663,12 +670,8 @@ def square_normal(point: np.ndarray, center: tuple[float, float], size: float,
                   angle_deg: float) -> np.ndarray:
     """The unit normal of a (rotated) square's outline toward a point outside it: from the
     outline's nearest point to the point (at a corner, the corner's own direction)."""
-    rad = math.radians(angle_deg)
-    c, s_ = math.cos(rad), math.sin(rad)
-    d = np.asarray(point, float) - np.asarray(center, float)
-    local = np.array([c * d[0] + s_ * d[1], -s_ * d[0] + c * d[1]])
-    outside = local - np.clip(local, -size / 2.0, size / 2.0)
-    n = outside / max(float(np.hypot(*outside)), 1e-9)
+    outside, c, s_ = _beyond_square(point, center, size, angle_deg)
+    n = outside[0] / max(float(np.hypot(*outside[0])), 1e-9)
     return np.array([c * n[0] - s_ * n[1], s_ * n[0] + c * n[1]])
 
 

@@ -252,7 +252,8 @@ class Tracker:
         assigned: dict[str, int] = {}
         n = len(detections)
         fingered, held = self._fingered(detections, coins) if n and coins else (set(), set())
-        anothers = self._anothers(detections)  # (coins without a look: none)
+        costs = self._look_costs(detections)
+        anothers = self._anothers(detections, costs)  # (coins without a look: none)
         unlike = np.zeros(n, bool)
         if n and coins:
             resting = self._resting(coins)
@@ -282,7 +283,7 @@ class Tracker:
             for i, j in _assign(cost, GATE_CHI2):
                 assigned[coins[i]] = j
             self._second_round(t, detections, [c for c in coins if c not in held], assigned,
-                               barred, covered, resting, anothers)
+                               barred, covered, resting, anothers, costs)
             self._unswapped(t, detections, assigned, diameter)
         self.rewritten = []
         self._relaunch(t, detections, coins, assigned)
@@ -552,16 +553,24 @@ class Tracker:
         ta.observations, tb.observations = exchange_after(ta.observations, tb.observations,
                                                           since, lambda o: o.t)
 
-    def _anothers(self, detections: Detections) -> dict[str, np.ndarray]:
-        """Each coin's (N,) mask of the sharp blobs that read as another coin of the game,
-        not as it (ANOTHERS_LOOK): two coins that meet are told apart by their looks.  One
-        pass over the frame's detections for every coin."""
+    def _look_costs(self, detections: Detections) -> tuple[list[str], np.ndarray] | None:
+        """The coins with a look, and each one's look distance to every blob (coins × N),
+        once per frame; None without looks to compare (a detector that reads no colour)."""
         named = [c for c, track in self.tracks.items() if track.look is not None]
-        if len(named) < 2 or not len(detections) or \
+        if not named or not len(detections) or \
                 not _looks_comparable(self.tracks[named[0]], detections):
-            return {}
+            return None
         looks = np.array([self.tracks[c].look for c in named])
-        cost = np.linalg.norm(detections.look[None] - looks[:, None], axis=2)  # (coins, N)
+        return named, np.linalg.norm(detections.look[None] - looks[:, None], axis=2)
+
+    def _anothers(self, detections: Detections,
+                  costs: tuple[list[str], np.ndarray] | None) -> dict[str, np.ndarray]:
+        """Each coin's (N,) mask of the sharp blobs that read as another coin of the game,
+        not as it (ANOTHERS_LOOK): two coins that meet are told apart by their looks (the
+        frame's `_look_costs`)."""
+        if costs is None or len(costs[0]) < 2:
+            return {}
+        named, cost = costs
         nearest, two = cost.argmin(axis=0), np.partition(cost, 1, axis=0)
         nearest_other = np.where(nearest[None] == np.arange(len(named))[:, None],
                                  two[1][None], two[0][None])
@@ -573,14 +582,6 @@ class Tracker:
                 on_top[j] = self.on_stack(tuple(detections.center_mm[j]))
             flagged[i, j] = not _own_look(float(cost[i, j]), on_top[j])
         return dict(zip(named, flagged, strict=True))
-
-    def _nearest_look(self, detections: Detections) -> np.ndarray:
-        """(N,) each blob's look distance to the nearest coin's look (inf: no looks)."""
-        looks = [t.look for t in self.tracks.values()
-                 if t.look is not None and _looks_comparable(t, detections)]
-        if not looks or not len(detections):
-            return np.full(len(detections), np.inf)
-        return np.linalg.norm(detections.look[None] - np.array(looks)[:, None], axis=2).min(0)
 
     def _fingered(self, detections: Detections, coins: list[str]
                   ) -> tuple[set[int], set[str]]:
@@ -676,7 +677,8 @@ class Tracker:
     def _second_round(self, t: float, detections: Detections, coins: list[str],
                       assigned: dict[str, int], barred: set[int],
                       covered: Callable[[tuple[float, float]], bool] | None,
-                      resting: list[np.ndarray], anothers: Mapping[str, np.ndarray]) -> None:
+                      resting: list[np.ndarray], anothers: Mapping[str, np.ndarray],
+                      costs: tuple[list[str], np.ndarray] | None) -> None:
         """Left-over coins and detections: match by reach and look, then re-seed.
 
         A coin seen last frame whose place a hand now covers went under the hand: it is not
@@ -716,7 +718,8 @@ class Tracker:
             unders = {j: self.table_look(tuple(detections.center_mm[j])) for j in free_dets
                       if fell or on_top[j]}
         tops = {j: look for j, look in unders.items() if on_top[j]}
-        coin_like = self._nearest_look(detections)
+        # Each blob's look distance to the nearest coin's (`_shown_at_once`).
+        coin_like = np.full(len(detections), np.inf) if costs is None else costs[1].min(axis=0)
         for i, coin in enumerate(free_coins):
             track = self.tracks[coin]
             reach = MAX_SPEED_MM_S * max(t - track.last_seen, 1e-3) + 20.0
@@ -1131,7 +1134,7 @@ def _own_look(look_cost: float, on_stack: bool = False) -> bool:
 
 
 def _shown_at_once(track: CoinTrack, detections: Detections, j: int, look_cost: float,
-                   coin_like: float = np.inf) -> bool:
+                   coin_like: float) -> bool:
     """Is sharp blob `j`, back from under a hand near where it hid this coin and not seen
     the frame before, the coin itself (put down, or flicked out from under the fingers)?  It
     is whole, apart from the hand, and of the coin's own look (OWN_LOOK) or far nearer it,
