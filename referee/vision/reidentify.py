@@ -31,6 +31,9 @@ SWAP_GAIN = 0.05
 so no reading tells them apart (the faces do: `Pipeline._twin_holds`)."""
 EXCHANGE_GAIN_MM = 1.0
 """An exchange moved from the closest approach must shorten the two paths by this much."""
+APART_MM = 40.0
+"""Two coins never seen within this distance of each other (two coins' widths) did not meet:
+they exchanged names while unseen, an arm sweeping over both."""
 
 
 def exchanged(moved: Sequence[str], looks_now: Mapping[str, np.ndarray],
@@ -62,12 +65,18 @@ def closest_approach(a: Sequence[tuple[float, float, float]],
                      b: Sequence[tuple[float, float, float]], since: float) -> float:
     """When two coins' observations (t, x, y) after `since` came closest (frames both were
     seen in); `since` if they never were seen together."""
+    return _closest(a, b, since)[0]
+
+
+def _closest(a: Sequence[tuple[float, float, float]], b: Sequence[tuple[float, float, float]],
+             since: float) -> tuple[float, float]:
+    """`closest_approach`, and how near they came then (mm; infinite: never seen together)."""
     at_b = {t: (x, y) for t, x, y in b if t > since}
     best, when = math.inf, since
     for t, x, y in a:
         if t in at_b and (gap := math.dist((x, y), at_b[t])) < best:
             best, when = gap, t
-    return when
+    return when, best
 
 
 def exchange_time(a: Sequence[tuple[float, float, float]],
@@ -82,11 +91,21 @@ def exchange_time(a: Sequence[tuple[float, float, float]],
     striker's place for that frame, "moved" 16 mm toward it and read as flicked).  Names
     exchanged a frame too late or too early make both paths jump across the gap between the
     coins and back; coins do not pass through each other.
+
+    Two coins never seen within APART_MM of each other did not meet: an arm swept over
+    both, and the tracker gave each the other's name as they came out from under it
+    (capture at look 568: Moons and guard 2, 177 mm apart). The names were exchanged while
+    both were unseen, anywhere after `since`: of all those times, the one that leaves the
+    two paths shortest (at their "closest approach", every frame between it and the arm's
+    passing would have each coin at the other's place).
     """
-    when = closest_approach(a, b, since)
+    when, gap = _closest(a, b, since)
     both = sorted({t for t, _, _ in a} & {t for t, _, _ in b})
     lo = max((t for t in both if since < t < when), default=when)
     hi = min((t for t in both if t > when), default=when)
+    if gap > APART_MM:
+        after = [t for t, _, _ in (*a, *b) if t > since]
+        lo, hi = min(after, default=lo), max(after, default=hi)
     candidates = sorted({t for t, _, _ in (*a, *b) if lo <= t < hi} | {when})
 
     def path_mm(split: float) -> float:

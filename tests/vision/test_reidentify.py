@@ -56,6 +56,20 @@ def test_a_contact_frame_seen_as_one_blob_exchanges_the_names_a_frame_before_the
                          [*striker[:4], (0.4, -15.0, 0.0), (0.5, 25.0, 0.0)], since=0.0) == 0.4
 
 
+def test_two_coins_that_never_met_exchange_their_names_where_an_arm_hid_both() -> None:
+    """Capture at look 568: an arm sweeps over resting Moons and guard 2, 177 mm apart, and
+    each comes out from under it with the other's name.  Their closest approach as named is
+    the first frame both were seen in (any frame: they never moved); the exchange belongs
+    where both were unseen, between Moons' last sighting (0.5) and its next (0.7), and the
+    fragment of the arm taken for guard 2 (0.6) stays with one of them."""
+    moons_place, guard_place = (-105.0, 140.0), (-254.0, 45.0)
+    moons = [(t, *moons_place) for t in (0.1, 0.2, 0.3, 0.4, 0.5)] + \
+        [(t, *guard_place) for t in (0.7, 0.8, 0.9)]
+    guard = [(t, *guard_place) for t in (0.1, 0.2)] + [(0.6, -161.0, 73.0)] + \
+        [(t, *moons_place) for t in (0.8, 0.9)]
+    assert exchange_time(moons, guard, since=0.0) in (0.5, 0.6)
+
+
 def test_the_tracker_exchanges_beliefs_and_the_observations_after_the_collision() -> None:
     tracker = Tracker({"suns": (0.0, 0.0), "arms": (100.0, 0.0)}, 0.0, MotionModel())
     suns, arms = tracker.tracks["suns"], tracker.tracks["arms"]
