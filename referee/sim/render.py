@@ -705,6 +705,12 @@ class Renderer:
         alpha = cv2.GaussianBlur(alpha, (0, 0), 0.6)
         return _upscale(color, shape, q), _upscale(alpha, shape, q)
 
+    @staticmethod
+    def _sees_box(m1: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+        """Camera pixels whose texture coordinates (relative to a box) fall in its patch."""
+        x, y = m1[..., 0], m1[..., 1]
+        return ((x >= 0) & (x < shape[1]) & (y >= 0) & (y < shape[0]))[..., None]
+
     def _camera_roi(self, box: Box) -> tuple[tuple[int, int, int, int], tuple[int, ...]]:
         """Camera px rectangle seeing a texture box: the inner part and the padded one."""
         x0, y0, x1, y1 = box
@@ -737,8 +743,8 @@ class Renderer:
                 key = (plan.box, tuple(c for c in mid.coins if ("coin", c.coin) in plan.items))
             a0, b0, a1, b1 = inner
             if key is not None and key in self._still_cache:
-                frame[b0:b1, a0:a1] = self._still_cache[key]
-                cache[key] = self._still_cache[key]
+                lit, seen = cache[key] = self._still_cache[key]
+                np.copyto(frame[b0:b1, a0:a1], lit, where=seen)
                 continue
             patch = self._render_box(plan, scene_at, t)
             u0, v0, u1, v1 = outer
@@ -748,9 +754,12 @@ class Renderer:
                       borderMode=cv2.BORDER_TRANSPARENT)
             roi = self._lens_blur(roi)
             lit = roi[b0 - v0:b1 - v0, a0 - u0:a1 - u0] * self._gain[b0:b1, a0:a1]
-            frame[b0:b1, a0:a1] = lit
+            # a turned camera's rectangle reaches past the box: paste only what sees it,
+            # or a box drawn later paints the empty table over what an earlier one drew
+            seen = self._sees_box(m1[b0 - v0:b1 - v0, a0 - u0:a1 - u0], patch.shape)
+            np.copyto(frame[b0:b1, a0:a1], lit, where=seen)
             if key is not None:
-                cache[key] = lit
+                cache[key] = (lit, seen)
         self._still_cache = cache  # keep only what this frame used
         return frame
 

@@ -244,6 +244,21 @@ def test_a_hand_reaching_over_a_coin_hides_it(clean: Renderer) -> None:
     assert np.all(np.linalg.norm(occluded - disc, axis=1) > 60)  # nothing of the coin
 
 
+def test_a_hand_far_from_a_coin_leaves_it_whole_under_a_turned_camera() -> None:
+    # a turned camera's rectangle round the hand's box reaches over the coin: the hand,
+    # drawn after the coin, must not paint the empty table there (off-table 569)
+    turned = Renderer(LAYOUT, Look.clean().with_(pose=CameraPose(yaw_deg=20.0)))
+    coin = CoinPose("crowns", (0.0, -40.0), 0.0, "crowns")
+    hand = HandPose(fingertip_mm=(150.0, -160.0), arm_from_mm=(-600.0, -160.0))
+    alone = turned.frame(Still((coin,)), 0).astype(np.int16)
+    beside = turned.frame(Still((coin,), (hand,)), 0).astype(np.int16)
+    u, v = turned.camera.project_mm_to_px(coin.center_mm, COIN_TOP_MM)[0]
+    r = 1.5 * LAYOUT.coin_mm / 2 * turned.camera.px_per_mm(coin.center_mm, COIN_TOP_MM)
+    near = (slice(round(v - r), round(v + r) + 1), slice(round(u - r), round(u + r) + 1))
+    assert np.abs(beside[near] - alone[near]).max() <= 1
+    assert turned.frame_truth(Still((coin,), (hand,)), 0)[0]["occluded"] == 0.0
+
+
 def test_sensor_noise_has_the_looks_standard_deviation(clean: Renderer) -> None:
     noisy = Renderer(LAYOUT, Look.clean().with_(read_noise=3.0))
     still = Still(())
