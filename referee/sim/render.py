@@ -706,10 +706,13 @@ class Renderer:
         return _upscale(color, shape, q), _upscale(alpha, shape, q)
 
     @staticmethod
-    def _sees_box(m1: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
-        """Camera pixels whose texture coordinates (relative to a box) fall in its patch."""
+    def _sees_box(m1: np.ndarray, shape: tuple[int, ...], spill_px: int) -> np.ndarray:
+        """Camera pixels whose texture coordinates (relative to a box) fall in its patch,
+        or within `spill_px` of one that does."""
         x, y = m1[..., 0], m1[..., 1]
-        return ((x >= 0) & (x < shape[1]) & (y >= 0) & (y < shape[0]))[..., None]
+        seen = ((x >= 0) & (x < shape[1]) & (y >= 0) & (y < shape[0])).view(np.uint8)
+        seen = cv2.dilate(seen, np.ones((2 * spill_px + 1,) * 2, np.uint8))
+        return seen.view(bool)[..., None]
 
     def _camera_roi(self, box: Box) -> tuple[tuple[int, int, int, int], tuple[int, ...]]:
         """Camera px rectangle seeing a texture box: the inner part and the padded one."""
@@ -754,9 +757,11 @@ class Renderer:
                       borderMode=cv2.BORDER_TRANSPARENT)
             roi = self._lens_blur(roi)
             lit = roi[b0 - v0:b1 - v0, a0 - u0:a1 - u0] * self._gain[b0:b1, a0:a1]
-            # a turned camera's rectangle reaches past the box: paste only what sees it,
-            # or a box drawn later paints the empty table over what an earlier one drew
-            seen = self._sees_box(m1[b0 - v0:b1 - v0, a0 - u0:a1 - u0], patch.shape)
+            # a turned camera's rectangle reaches past the box: paste only what sees it
+            # (and the lens blur's spill past it), or a box drawn later paints the empty
+            # table over what an earlier one drew
+            seen = self._sees_box(m1[b0 - v0:b1 - v0, a0 - u0:a1 - u0], patch.shape,
+                                  self._blur_pad)
             np.copyto(frame[b0:b1, a0:a1], lit, where=seen)
             if key is not None:
                 cache[key] = (lit, seen)
