@@ -95,6 +95,14 @@ OUT_FROM_UNDER = 4.0
 """...or a whole one this many times nearer the coin's look, or the game's coins' looks,
 than the hands' colour (`_shown_at_once`: those seen so, at looks 100, 104 and 112, read 6
 to 14 times nearer their own; at look 100 in 1080p, 3 times, and 5 times nearer Ace's)."""
+DRAWN_FROM = 0.5
+"""A blob blurred this share of its radius or more beyond a coin's diameter, short of a
+streak (`Detections.streaked`: a whole radius), along a line within a radius of where the
+fingers hid a coin, is that coin flicked out from under them if it reads nearer the coins'
+looks than the hands' colour at all (`_shown_at_once`): the blur mixes in the cloth and
+takes its look away from its own (gate run at look 101 and strike at look 102: Moons in its
+flick's first frame 34 and 58 mm out, blurred 0.95 and 1.0 of a radius, 3.9 and 1.9 times
+nearer the coins' looks than the hands'; left unpaired, it was placed back at rest)."""
 ANOTHERS_LOOK = 0.1
 """A sharp blob this near another coin's look and not within CARRIED_LOOK of a coin's own
 (STACK_LOOK on a tower's top) is that other coin, not this one (capture at look 152: guard
@@ -1135,21 +1143,25 @@ def _own_look(look_cost: float, on_stack: bool = False) -> bool:
 
 def _shown_at_once(track: CoinTrack, detections: Detections, j: int, look_cost: float,
                    coin_like: float) -> bool:
-    """Is sharp blob `j`, back from under a hand near where it hid this coin and not seen
-    the frame before, the coin itself (put down, or flicked out from under the fingers)?  It
-    is whole, apart from the hand, and of the coin's own look (OWN_LOOK) or far nearer it,
-    or the nearest coin's look (`coin_like`: a coin's look drifts over the cloth), than the
-    colour of the hands in view (OUT_FROM_UNDER): the edge of a withdrawing arm leaves
-    one-frame blobs of its own colour.  (Gate run at 720p60, look 100: Moons out from under
+    """Is blob `j` (not a streak), back from under a hand near where it hid this coin and
+    not seen the frame before, the coin itself (put down, or flicked out from under the
+    fingers)?  It is whole, apart from the hand, and of the coin's own look (OWN_LOOK) or
+    far nearer it, or the nearest coin's look (`coin_like`: a coin's look drifts over the
+    cloth), than the colour of the hands in view (OUT_FROM_UNDER), or merely nearer if
+    blurred along a line back to where it hid (DRAWN_FROM): the edge of a withdrawing arm
+    leaves one-frame blobs of its own colour.  (Gate run at 720p60, look 100: Moons out from under
     the finger at 0.7 m/s, 0.044 from its look and 0.29 from the hands', as near Ace's look
     as its own, was left unpaired for a frame; at 1080p, 0.103 from its look, 0.06 from
     Ace's and 0.30 from the hands', for one; tower hit at 720p30, look 104: Moons put down,
     0.055 from its look on that spot of the cloth and 0.79 from the hands', for one.)"""
     hand_look = float(detections.hand_look[j])
+    drawn = bool(detections.streak_mm[j] >= DRAWN_FROM * detections.radius_mm[j]
+                 and _lines_through(track.position_mm, detections, detections.radius_mm)[j])
+    nearer = 1.0 if drawn else OUT_FROM_UNDER
     return bool(not detections.by_hand[j] and _itself(track, detections, j, look_cost)
                 and (look_cost < OWN_LOOK
                      or (math.isfinite(hand_look)
-                         and OUT_FROM_UNDER * min(look_cost, coin_like) < hand_look)))
+                         and nearer * min(look_cost, coin_like) < hand_look)))
 
 
 def _streak_from(track: CoinTrack, detections: Detections, j: int) -> bool:
@@ -1162,10 +1174,17 @@ def _streak_from(track: CoinTrack, detections: Detections, j: int) -> bool:
 def _streaks_through(point_mm: tuple[float, float], detections: Detections,
                      within_mm: np.ndarray) -> np.ndarray:
     """(N,) True for streaks whose line runs within `within_mm` (per blob) of `point_mm`."""
+    return detections.streaked & _lines_through(point_mm, detections, within_mm)
+
+
+def _lines_through(point_mm: tuple[float, float], detections: Detections,
+                   within_mm: np.ndarray) -> np.ndarray:
+    """(N,) True for blobs whose blur's line runs within `within_mm` (per blob) of
+    `point_mm`."""
     off = np.asarray(point_mm, float) - detections.center_mm
     beside = np.abs(off[:, 0] * detections.streak_dir[:, 1]
                     - off[:, 1] * detections.streak_dir[:, 0])
-    return detections.streaked & (beside < within_mm)
+    return beside < within_mm
 
 
 def _along_across(offset: np.ndarray, u: np.ndarray) -> tuple[float, float]:

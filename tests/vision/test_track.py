@@ -352,6 +352,29 @@ def test_a_coin_out_from_under_the_fingers_is_taken_at_once_if_far_nearer_the_co
             p[0] + 0.3, p[1] + 4.7) < 2.0 * RADIUS) == taken
 
 
+def test_a_coin_blurred_along_a_line_back_to_the_fingers_is_taken_if_nearer_the_coins(
+        ) -> None:
+    """Strike at look 102: Moons, flicked from under the finger, is seen in the flick's first
+    frame 58 mm on, blurred 1.0 of a radius beyond its width (short of a streak) along the
+    line back to where the finger hid it, 0.184 from the coins' looks and 0.345 from the
+    hands' colour: under twice as near, no sharp blob would be taken so.  Drawn out along
+    that line it is the coin; the same blob sharp, or blurred across that line, waits for a
+    second sighting."""
+    look = np.array([0.35, 0.3, 0.3])
+    off = look + 0.184 / math.sqrt(3.0)
+    cases = ((RADIUS, (0.0, 1.0), {"moons": 0}), (0.0, (0.0, 0.0), {}),
+             (RADIUS, (1.0, 0.0), {}))
+    for streak_mm, direction, taken in cases:
+        tracker = Tracker({"moons": (0.0, -209.4)}, 0.0, MotionModel(), looks={"moons": look})
+        for k in range(1, 4):
+            tracker.update(k / 30, _blob((0.0, -209.4), look, 1.0))
+        tracker.update(4 / 30, Detections.empty(), covered=lambda p: True)
+        blob = replace(_blob((0.1, -150.9), off, 1.0, streak_mm, direction),
+                       hand_look=np.array([0.345]))
+        assert tracker.update(5 / 30, blob, covered=lambda p: math.hypot(
+            p[0], p[1] + 209.4) < 2.0 * RADIUS) == taken
+
+
 def test_a_coin_put_down_far_from_where_it_was_lost_is_taken_however_far() -> None:
     """Off-table at look 203: Arms, flicked off the table unseen (cream on beige), is put
     back on the table's edge 2.2 s later, 423 mm from where it was lost.  Seen whole with
