@@ -102,7 +102,9 @@ fingers hid a coin, is that coin flicked out from under them if it reads nearer 
 looks than the hands' colour at all (`_shown_at_once`): the blur mixes in the cloth and
 takes its look away from its own (gate run at look 101 and strike at look 102: Moons in its
 flick's first frame 34 and 58 mm out, blurred 0.95 and 1.0 of a radius, 3.9 and 1.9 times
-nearer the coins' looks than the hands'; left unpaired, it was placed back at rest)."""
+nearer the coins' looks than the hands'; left unpaired, it was placed back at rest).  Seen
+at rest the frame before, the hand over its place, it leaves so too (`_drawn_from`; fast
+flick at look 110, 720p60: Suns 49 mm out, blurred 0.95 of a radius, 2.1 times nearer)."""
 ANOTHERS_LOOK = 0.1
 """A sharp blob this near another coin's look and not within CARRIED_LOOK of a coin's own
 (STACK_LOOK on a tower's top) is that other coin, not this one (capture at look 152: guard
@@ -747,13 +749,16 @@ class Tracker:
                 hand_like |= _beside_rest(track, detections, lost)
             for k, j in enumerate(free_dets):
                 d = float(np.hypot(*(detections.center_mm[j] - track.position_mm)))
-                if d > reach or hand_like[j] or (under_hand and d > STAYED_MM
-                                                 and not _streak_from(track, detections, j)):
+                if d > reach or hand_like[j]:
                     continue
                 look_cost = 0.0
                 if _looks_comparable(track, detections):
                     look_cost = _look_cost(detections.look[j], track,
                                            (unders if track.gone else tops).get(j))
+                if under_hand and d > STAYED_MM and not (
+                        _streak_from(track, detections, j)
+                        or _drawn_from(track, detections, j, look_cost, float(coin_like[j]))):
+                    continue
                 if track.gone and (streaked[j] or not _itself(track, detections, j, look_cost,
                                                                on_top[j])):
                     continue  # off the table: back only put down by a hand
@@ -1155,13 +1160,23 @@ def _shown_at_once(track: CoinTrack, detections: Detections, j: int, look_cost: 
     Ace's and 0.30 from the hands', for one; tower hit at 720p30, look 104: Moons put down,
     0.055 from its look on that spot of the cloth and 0.79 from the hands', for one.)"""
     hand_look = float(detections.hand_look[j])
-    drawn = bool(detections.streak_mm[j] >= DRAWN_FROM * detections.radius_mm[j]
-                 and _lines_through(track.position_mm, detections, detections.radius_mm)[j])
-    nearer = 1.0 if drawn else OUT_FROM_UNDER
-    return bool(not detections.by_hand[j] and _itself(track, detections, j, look_cost)
-                and (look_cost < OWN_LOOK
-                     or (math.isfinite(hand_look)
-                         and nearer * min(look_cost, coin_like) < hand_look)))
+    return _drawn_from(track, detections, j, look_cost, coin_like) or bool(
+        not detections.by_hand[j] and _itself(track, detections, j, look_cost)
+        and (look_cost < OWN_LOOK
+             or (math.isfinite(hand_look)
+                 and OUT_FROM_UNDER * min(look_cost, coin_like) < hand_look)))
+
+
+def _drawn_from(track: CoinTrack, detections: Detections, j: int, look_cost: float,
+                coin_like: float) -> bool:
+    """Is blob `j` this coin flicked out from under the fingers, blurred short of a streak
+    along a line back to its place (DRAWN_FROM): whole, apart from the hand, and nearer the
+    coins' looks (its own, or the nearest coin's: `coin_like`) than the hands' colour?"""
+    hand_look = float(detections.hand_look[j])
+    return bool(detections.streak_mm[j] >= DRAWN_FROM * detections.radius_mm[j]
+                and _lines_through(track.position_mm, detections, detections.radius_mm)[j]
+                and not detections.by_hand[j] and _itself(track, detections, j, look_cost)
+                and math.isfinite(hand_look) and min(look_cost, coin_like) < hand_look)
 
 
 def _streak_from(track: CoinTrack, detections: Detections, j: int) -> bool:

@@ -375,6 +375,25 @@ def test_a_coin_blurred_along_a_line_back_to_the_fingers_is_taken_if_nearer_the_
             p[0], p[1] + 209.4) < 2.0 * RADIUS) == taken
 
 
+def test_a_coin_blurred_along_a_line_from_its_place_under_the_hand_is_it_leaving() -> None:
+    """Fast flick at 720p60, look 110: Suns, seen at rest the frame before, is 49 mm on with
+    the hand still over its place, blurred 0.95 of a radius beyond its width along the line
+    through that place, 0.110 from its look and 0.231 from the hands' colour.  It is Suns
+    leaving rest; the same blob sharp, or nearer the hands' colour, is no coin leaving."""
+    look = np.array([0.35, 0.3, 0.3])
+    off = look + 0.110 / math.sqrt(3.0)
+    cases = ((0.95 * RADIUS, 0.231, {"suns": 0}), (0.0, 0.231, {}),
+             (0.95 * RADIUS, 0.1, {}))
+    for streak_mm, hand_look, taken in cases:
+        tracker = Tracker({"suns": (-209.6, 0.0)}, 0.0, MotionModel(), looks={"suns": look})
+        for k in range(1, 4):
+            tracker.update(k / 60, _blob((-209.6, 0.0), look, 1.0))
+        blob = replace(_blob((-160.6, 0.3), off, 1.0, streak_mm, (-1.0, 0.0)),
+                       hand_look=np.array([hand_look]))
+        assert tracker.update(4 / 60, blob, covered=lambda p: math.hypot(
+            p[0] + 209.6, p[1]) < 2.0 * RADIUS) == taken
+
+
 def test_a_coin_put_down_far_from_where_it_was_lost_is_taken_however_far() -> None:
     """Off-table at look 203: Arms, flicked off the table unseen (cream on beige), is put
     back on the table's edge 2.2 s later, 423 mm from where it was lost.  Seen whole with
