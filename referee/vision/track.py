@@ -103,7 +103,7 @@ looks than the hands' colour at all (`_shown_at_once`): the blur mixes in the cl
 takes its look away from its own (gate run at look 101 and strike at look 102: Moons in its
 flick's first frame 34 and 58 mm out, blurred 0.95 and 1.0 of a radius, 3.9 and 1.9 times
 nearer the coins' looks than the hands'; left unpaired, it was placed back at rest).  Seen
-at rest the frame before, the hand over its place, it leaves so too (`_drawn_from`; fast
+at rest the frame before, the hand over its place, it leaves so too (`_drawn`; fast
 flick at look 110, 720p60: Suns 49 mm out, blurred 0.95 of a radius, 2.1 times nearer)."""
 ANOTHERS_LOOK = 0.1
 """A sharp blob this near another coin's look and not within CARRIED_LOOK of a coin's own
@@ -749,15 +749,18 @@ class Tracker:
                 hand_like |= _beside_rest(track, detections, lost)
             for k, j in enumerate(free_dets):
                 d = float(np.hypot(*(detections.center_mm[j] - track.position_mm)))
-                if d > reach or hand_like[j]:
+                # Away from its place under the hand, only a streak or a blur drawn from
+                # it (whose look must then tell it from the hand's) can be the coin.
+                drawn_only = under_hand and d > STAYED_MM and not _streak_from(
+                    track, detections, j)
+                if d > reach or hand_like[j] or (drawn_only and not _drawn(track, detections, j)):
                     continue
                 look_cost = 0.0
                 if _looks_comparable(track, detections):
                     look_cost = _look_cost(detections.look[j], track,
                                            (unders if track.gone else tops).get(j))
-                if under_hand and d > STAYED_MM and not (
-                        _streak_from(track, detections, j)
-                        or _drawn_from(track, detections, j, look_cost, float(coin_like[j]))):
+                if drawn_only and not _unlike_hands(track, detections, j, look_cost,
+                                                    float(coin_like[j])):
                     continue
                 if track.gone and (streaked[j] or not _itself(track, detections, j, look_cost,
                                                                on_top[j])):
@@ -1154,29 +1157,32 @@ def _shown_at_once(track: CoinTrack, detections: Detections, j: int, look_cost: 
     far nearer it, or the nearest coin's look (`coin_like`: a coin's look drifts over the
     cloth), than the colour of the hands in view (OUT_FROM_UNDER), or merely nearer if
     blurred along a line back to where it hid (DRAWN_FROM): the edge of a withdrawing arm
-    leaves one-frame blobs of its own colour.  (Gate run at 720p60, look 100: Moons out from under
-    the finger at 0.7 m/s, 0.044 from its look and 0.29 from the hands', as near Ace's look
-    as its own, was left unpaired for a frame; at 1080p, 0.103 from its look, 0.06 from
-    Ace's and 0.30 from the hands', for one; tower hit at 720p30, look 104: Moons put down,
-    0.055 from its look on that spot of the cloth and 0.79 from the hands', for one.)"""
-    hand_look = float(detections.hand_look[j])
-    return _drawn_from(track, detections, j, look_cost, coin_like) or bool(
+    leaves one-frame blobs of its own colour.  (Gate run at 720p60, look 100: Moons out
+    from under the finger at 0.7 m/s, 0.044 from its look and 0.29 from the hands', as
+    near Ace's look as its own, was left unpaired for a frame; at 1080p, 0.103 from its
+    look, 0.06 from Ace's and 0.30 from the hands', for one; tower hit at 720p30, look 104:
+    Moons put down, 0.055 from its look on that spot of the cloth and 0.79 from the hands',
+    for one.)"""
+    times = 1.0 if _drawn(track, detections, j) else OUT_FROM_UNDER
+    return _unlike_hands(track, detections, j, look_cost, coin_like, times) or bool(
         not detections.by_hand[j] and _itself(track, detections, j, look_cost)
-        and (look_cost < OWN_LOOK
-             or (math.isfinite(hand_look)
-                 and OUT_FROM_UNDER * min(look_cost, coin_like) < hand_look)))
+        and look_cost < OWN_LOOK)
 
 
-def _drawn_from(track: CoinTrack, detections: Detections, j: int, look_cost: float,
-                coin_like: float) -> bool:
-    """Is blob `j` this coin flicked out from under the fingers, blurred short of a streak
-    along a line back to its place (DRAWN_FROM): whole, apart from the hand, and nearer the
-    coins' looks (its own, or the nearest coin's: `coin_like`) than the hands' colour?"""
-    hand_look = float(detections.hand_look[j])
+def _drawn(track: CoinTrack, detections: Detections, j: int) -> bool:
+    """Is blob `j` blurred short of a streak along a line back to this coin's place
+    (DRAWN_FROM)?"""
     return bool(detections.streak_mm[j] >= DRAWN_FROM * detections.radius_mm[j]
-                and _lines_through(track.position_mm, detections, detections.radius_mm)[j]
-                and not detections.by_hand[j] and _itself(track, detections, j, look_cost)
-                and math.isfinite(hand_look) and min(look_cost, coin_like) < hand_look)
+                and _lines_through(track.position_mm, detections, detections.radius_mm)[j])
+
+
+def _unlike_hands(track: CoinTrack, detections: Detections, j: int, look_cost: float,
+                  coin_like: float, times: float = 1.0) -> bool:
+    """Is blob `j` this coin whole, apart from the hand, and `times` nearer the coins' looks
+    (its own, or the nearest coin's: `coin_like`) than the colour of the hands in view?"""
+    hand_look = float(detections.hand_look[j])
+    return bool(not detections.by_hand[j] and _itself(track, detections, j, look_cost)
+                and math.isfinite(hand_look) and times * min(look_cost, coin_like) < hand_look)
 
 
 def _streak_from(track: CoinTrack, detections: Detections, j: int) -> bool:
