@@ -624,8 +624,15 @@ class Tracker:
         245, seen, then lost for three frames, 0.04 from the hands' colour).  Not on a
         tower's top, nor for a coin on one: only a hand puts a coin there, and a blob of the
         hands' colour there is the hand's (capture at 60 fps, look 306: beside Moons just
-        put on tower 2, taken for it, 5 mm off: a lift and a place invented)."""
+        put on tower 2, taken for it, 5 mm off: a lift and a place invented).  Nor one
+        SLIDE_LOOK or more from the coin's look, which no coin's blur drifts to: a grey
+        sleeve sweeping over beige cloth reads as its shadow, so no hand is found where it
+        passes, and its pieces, 0.85 from Moons' look and 0.07 from the hands', carried
+        Moons 120 mm off (capture at look 602: guard 2 then took Moons' place, and a lift
+        and a place of the wrong coin were read)."""
         handless = np.zeros(len(detections), bool)
+        if _looks_comparable(track, detections):
+            among = among & (np.linalg.norm(detections.look - track.look, axis=1) < SLIDE_LOOK)
         for j in np.flatnonzero(among):
             handless[j] = self._handless_at(detections, j, track)
         return handless

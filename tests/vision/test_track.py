@@ -626,6 +626,26 @@ def test_a_sleeve_where_no_hand_came_is_still_no_coin() -> None:
     assert tracker.update(8 * dt, sleeve) == {}
 
 
+@pytest.mark.parametrize(("from_look", "taken"), [(0.853, {}), (0.5, {"moons": 0})])
+def test_a_streak_far_from_a_hidden_coin_s_look_is_a_hand_s_piece_where_no_hand_came(
+        from_look: float, taken: dict[str, int]) -> None:
+    """Capture at look 602: a grey sleeve sweeping over beige cloth, read as the cloth's
+    shadow, left no hand where it passed; Moons, hidden under it, took one of its streaks
+    122 mm off, its line through Moons' place, 0.853 from Moons' look and 0.07 from the
+    hands', and guard 2 then took Moons' place (a lift and a place of the wrong coin).
+    Where no hand came, a blob of the hands' colour may be the coin only if its blur could
+    have drifted its look that far (SLIDE_LOOK): a coin of the skin's colour."""
+    look = np.array([0.8, 0.75, 0.6])
+    dt = 1 / 30
+    tracker = _resting("moons", (-90.3, 161.9), look, dt,
+                       hand_came=lambda point, since: False)
+    tracker.update(4 * dt, Detections.empty(), covered=lambda p: True)
+    tracker.update(5 * dt, Detections.empty(), covered=lambda p: True)
+    piece = replace(_blob((-212.1, 141.7), look - from_look / math.sqrt(3.0), 0.5, 19.1,
+                          (-0.99, -0.13)), hand_look=np.array([0.07]))
+    assert tracker.update(6 * dt, piece, covered=lambda p: p[0] > -150.0) == taken
+
+
 def test_no_coin_slid_that_a_hand_may_have_carried_nor_onto_or_off_a_tower() -> None:
     """Capture at look 284: Moons, lifted, unseen for 0.9 s, took an arm's streak 90 mm
     off where no hand had come (a flick invented, the lift lost): a hand over its place
