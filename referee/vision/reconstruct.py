@@ -223,7 +223,7 @@ def _touches(window: FlickWindow, layout: Layout) -> list[dict]:
             residual = abs(t_on - slide.t_end) / dt if not last else 0.0
             confidence = round(max(0.5, 0.99 - 0.2 * residual), 3)
             if motion.seen_from is not None and slide.t_end <= motion.seen_from:
-                confidence = min(confidence, INFERRED_CONFIDENCE)  # (`_off_unseen_impact`)
+                confidence = min(confidence, INFERRED_CONFIDENCE)  # (`off_unseen_impact`)
             if piece is not None:
                 found.append({"t": t_on, "a": coin, "b": None, "piece": piece,
                               "moving": [coin], "speed": speed, "frames": frames,

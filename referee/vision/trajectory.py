@@ -55,11 +55,11 @@ drifts a few mm), not a slide: a flick that slow would stop within FINGER_MM any
 PIECE_RESTITUTION = 0.6
 """How much slower a coin comes off a tile or a tower than it came in, across the face (the
 part along the face unchanged: a fixed block of wood, no spin), as the simulator's physics
-has it (`_off_unseen_impact`)."""
+has it (`off_unseen_impact`)."""
 AIM_COS = math.cos(math.radians(25.0))
 """The slide a coin came off a piece with, run back through that impact by the bounce's
 law, points at where it rested within this angle, or no such impact explains its frames
-(`_off_unseen_impact`; the restitution of a real coin varies with its speed and wood)."""
+(`off_unseen_impact`; the restitution of a real coin varies with its speed and wood)."""
 Obstacle = Callable[[np.ndarray, np.ndarray, float], "tuple[float, np.ndarray] | None"]
 """How far a coin centred at a point goes along a unit direction, within a reach, before it
 touches a piece, and that piece's outward normal there (None: it touches none)."""
@@ -274,7 +274,7 @@ def fit_motion(coin: str, t: Sequence[float], p: np.ndarray, start_mm: tuple[flo
     flick at look 245: Suns, first seen coming back off Arms, "flicked" 0.18 s early).
     Readings up to the fingertip alone, behind the place, are the finger's and are left
     out (`_fingers_readings`).  One first seen coming off a piece (`obstacle`) hit it
-    unseen (`_off_unseen_impact`).
+    unseen (`off_unseen_impact`).
     """
     t_arr = np.asarray(t, float)
     p_arr = np.asarray(p, float).reshape(-1, 2)
@@ -335,8 +335,8 @@ def fit_motion(coin: str, t: Sequence[float], p: np.ndarray, start_mm: tuple[flo
         slides = _stopped_by_impact(slides, fixed, t_arr, p_arr, bounds, start_mm, end_mm,
                                     noise_mm, rested_until)
     if first == 0 and len(slides) == 1 and obstacle is not None:
-        slides = list(_off_unseen_impact(t_arr, p_arr, start_mm, decel, noise_mm,
-                                         rested_until, obstacle) or slides)
+        slides = list(off_unseen_impact(t_arr, p_arr, start_mm, decel, noise_mm,
+                                        rested_until, obstacle) or slides)
     if end_mm is None:
         slides[-1] = replace(slides[-1], t_end=max(slides[-1].t_end, t_last))
     return Motion(coin, slides, start_mm, end_mm, seen_from=float(t_arr[0]))
@@ -621,9 +621,9 @@ def _struck_after_first(t: np.ndarray, p: np.ndarray, hi: int, start_mm: tuple[f
     return before, after
 
 
-def _off_unseen_impact(t: np.ndarray, p: np.ndarray, start_mm: tuple[float, float],
-                       decel: float, noise_mm: float, rested_until: float,
-                       obstacle: Obstacle) -> tuple[Slide, Slide] | None:
+def off_unseen_impact(t: np.ndarray, p: np.ndarray, start_mm: tuple[float, float],
+                      decel: float, noise_mm: float, rested_until: float,
+                      obstacle: Obstacle) -> tuple[Slide, Slide] | None:
     """The slides before and after an impact on a piece that no frame saw, the coin first
     seen already coming off it (its launch and its way to the piece hidden under the
     fingers); None if no such impact explains its frames.

@@ -24,6 +24,7 @@ from referee.vision.trajectory import (
     fit_motion,
     launch_speed,
     left_rest,
+    off_unseen_impact,
 )
 
 Track = Sequence[tuple[float, float, float]]
@@ -249,7 +250,7 @@ def _window(splits: Mapping[str, CoinTrackSplit], lo: float, hi: float, frame_dt
     if coin_mm is not None:
         for coin, (obs, end, rested_until) in seen.items():
             motions[coin] = _through_contact(coin, obs, end, rested_until, motions, coin_mm,
-                                             frame_dt, noise_mm) or motions[coin]
+                                             frame_dt, noise_mm, obstacle) or motions[coin]
         for coin, (obs, end, rested_until) in seen.items():
             motions[coin] = _left_when_struck(coin, obs, end, rested_until, motions,
                                               coin_mm, noise_mm) or motions[coin]
@@ -334,7 +335,8 @@ def _stopped_unseen(sp: CoinTrackSplit, last: int, dwell_s: float, decel: float,
 
 def _through_contact(coin: str, obs: np.ndarray, end: tuple[float, float] | None,
                      rested_until: float, motions: Mapping[str, Motion], coin_mm: float,
-                     frame_dt: float, noise_mm: float) -> Motion | None:
+                     frame_dt: float, noise_mm: float, obstacle: Obstacle | None = None
+                     ) -> Motion | None:
     """The coin's motion drawn through a contact no frame saw, or None.
 
     A coin flicked too fast to be seen all along (a streak too faint over the cloth) may
@@ -378,7 +380,7 @@ def _through_contact(coin: str, obs: np.ndarray, end: tuple[float, float] | None
                                rested_until=rested_until)
         else:
             drawn = _from_rest_to(contact, t_contact, float(last[0]), obs[k:], motion, end,
-                                  noise_mm)
+                                  noise_mm, obstacle)
         if drawn is not None and _worst_rms(drawn) < _worst_rms(motion) and all(
                 s.speed0 <= MAX_SPEED_MM_S for s in drawn.slides) and (
                 best is None or _worst_rms(drawn) < _worst_rms(best)):
@@ -387,16 +389,25 @@ def _through_contact(coin: str, obs: np.ndarray, end: tuple[float, float] | None
 
 
 def _from_rest_to(contact: np.ndarray, t_contact: float, t_rest: float, seen: np.ndarray,
-                  motion: Motion, end: tuple[float, float] | None, noise_mm: float
-                  ) -> Motion | None:
+                  motion: Motion, end: tuple[float, float] | None, noise_mm: float,
+                  obstacle: Obstacle | None = None) -> Motion | None:
     """A coin unseen from its launch to a contact: straight from rest to the contact, left
-    when it was last seen at rest, then its frames' fit from the contact on (`seen`); None
-    if it cannot have got there so soon."""
+    when it was last seen at rest, then its frames' fit from the contact on (`seen`), by
+    way of a piece (`obstacle`) it came off unseen if that explains them; None if it
+    cannot have got there so soon."""
     decel = motion.slides[0].decel
+    start = (float(contact[0]), float(contact[1]))
     after = fit_motion(motion.coin, np.concatenate([[t_contact], seen[:, 0]]),
-                       np.vstack([contact, seen[:, 1:]]),
-                       (float(contact[0]), float(contact[1])), end, decel, noise_mm,
+                       np.vstack([contact, seen[:, 1:]]), start, end, decel, noise_mm,
                        rested_until=t_contact)
+    if obstacle is not None and len(after.slides) == 2:
+        # Drawn straight from the contact to its first frame and one slide on: that slide,
+        # run back, may come off a piece it met unseen on its way (fast flick at look 606:
+        # Suns, unseen from rest until it came off post 34, whose hit was lost).
+        pair = off_unseen_impact(seen[:, 0], seen[:, 1:], start, decel, noise_mm, t_contact,
+                                 obstacle)
+        if pair is not None:
+            after = Motion(motion.coin, list(pair), start, end)
     t_left = after.slides[0].t0  # (when it left the contact)
     taken = t_left - t_rest
     way = contact - np.asarray(motion.start_mm, float)

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from referee.layout import castle_croquetnole_layout
-from referee.vision.reconstruct import FlickWindow, reconstruct
+from referee.vision.reconstruct import FlickWindow, piece_obstacle, reconstruct
 from referee.vision.trajectory import Motion, Slide, fit_motion
 from referee.vision.windows import _left_when_struck, find_windows, moving_mask
 from tests.vision.simtracks import observe, of_type
@@ -479,6 +479,36 @@ def test_a_coin_lost_between_two_sightings_about_a_contact_ran_through_it() -> N
     assert of_type(got, "flick")[0].t == pytest.approx(1.9, abs=0.01)  # the simulator's
     assert [(e.a, e.b) for e in of_type(got, "contact")][:1] == [("suns", "arms")]
     assert [e.piece for e in of_type(got, "hit")] == ["tower-4", "post-34"]
+
+
+@pytest.mark.parametrize("obstacle", [piece_obstacle(LAYOUT), None])
+def test_a_coin_unseen_from_rest_past_a_contact_came_off_the_piece_its_frames_run_back_to(
+        obstacle) -> None:
+    """Fast flick at look 606: Suns, unseen from its rest until it came off post 34 (2.143
+    s, first seen 2.167 s).  Drawn through its contact with Arms, it ran straight from
+    there to its first frame, and the hit on post 34 was lost (its return across door 4
+    read 19 ms late, 7 mm beside where it crossed).  Its frames are one slide, which, run
+    back, meets post 34 and, by the bounce's law, came in from the contact: so the hit and
+    the crossing are drawn there (on the pieces, `obstacle`; without them, no hit)."""
+    dt = 1 / 30
+    back = [(89.12, 2.85), (94.12, -17.47), (99.06, -34.84), (102.98, -49.26),
+            (106.33, -59.94), (108.2, -67.5), (109.48, -72.29), (109.62, -74.17)]
+    suns = [(k * dt, -209.55, -0.06) for k in range(57)]
+    suns += [(k * dt, *p) for k, p in enumerate(back, start=65)]
+    suns += [(k * dt, 109.71, -74.05) for k in range(73, 90)]
+    leaving = {61: (209.91, -0.09), 62: (210.63, -3.35), 63: (210.7, -8.6), 64: (210.58, -10.55)}
+    arms = [(k * dt, *(leaving.get(k) or ((209.67, -0.08) if k < 61 else (210.43, -10.49))))
+            for k in range(90)]
+    (window,) = find_windows({"suns": suns, "arms": arms}, dt, 0.8, coin_mm=LAYOUT.coin_mm,
+                             obstacle=obstacle)
+    got = reconstruct(window, LAYOUT)
+    hits = [(e.piece, round(e.t, 2)) for e in of_type(got, "hit")]
+    back_across = [e for e in of_type(got, "cross") if (e.line, e.dir) == ("door-4", "-")]
+    if obstacle is None:
+        assert "post-34" not in [piece for piece, _ in hits]
+        return
+    assert hits[-1] == ("post-34", pytest.approx(2.143, abs=0.005))  # the simulator's
+    assert back_across[0].t == pytest.approx(2.084, abs=0.005)
 
 
 def test_a_contact_between_two_frames_that_no_slide_bends_through_is_drawn_too() -> None:
