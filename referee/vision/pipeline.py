@@ -667,17 +667,21 @@ class Pipeline:
         else:  # (no coin moved unseen: what moved by hand touched nothing a hand did not)
             windows = [w for w in (self._unprompted(w) for w in windows) if w.motions]
         self.reported.update({e.coin: e.at for e in out if isinstance(e, ev.Place)})
+        found: list[tuple[list[ev.Event], bool]] = []
+        """Each window's events, and whether the coins moved unseen are that window's."""
         for window in windows:
             if self.on_window is not None:
                 self.on_window(window)
-            out += self._kept_places(reconstruct(window, self.layout), window)
+            found.append((self._kept_places(reconstruct(window, self.layout), window),
+                          any(window.motions.get(c) is m for c, m in hidden.items())))
             for coin in window.motions:  # moved: read its face when all rest
                 self.to_read.setdefault(coin, t if window.t_settled is None
                                         else window.t_settled)
         self.contacts = [e for e in self.contacts if e.t >= t - self.config.history_s] + [
-            e for e in out if isinstance(e, ev.Contact)]
-        out = [_unseen_evidence(e, hidden_when, traced) for e in out
-               if not _struck_unseen(e, self.contacts, hidden_when)]
+            e for events, _ in found for e in events if isinstance(e, ev.Contact)]
+        for events, unseen in found:  # (another window's flick of such a coin was seen)
+            out += [_unseen_evidence(e, hidden_when, traced) for e in events
+                    if not _struck_unseen(e, self.contacts, hidden_when)] if unseen else events
         self.placed = []
         self.tiles_due = self.tiles_due or bool(out)
         for e in out:
@@ -842,9 +846,14 @@ class Pipeline:
 
     def _with_hidden(self, windows: list[FlickWindow], hidden: dict[str, Motion],
                      t: float) -> list[FlickWindow]:
-        """The windows with the coins flicked unseen added to the last (or to a new one)."""
+        """The windows with the coins flicked unseen added to the last, or to a new one
+        when a coin of the last was flicked again unseen after it came to rest there: two
+        flicks, not one read twice (capture at look 594: Moons' second flick, seen, and its
+        third, under the fingers, closed together, and the second was dropped for the
+        third, its crossing of gate 2 with it)."""
         assert self.tracker is not None
-        if windows:
+        if windows and not any(hidden[c].t_start > m.t_end
+                               for c, m in windows[-1].motions.items() if c in hidden):
             last = _without(windows[-1], set(hidden))
             return [*windows[:-1], replace(last, motions={**last.motions, **hidden})]
         # The others rest where they were before the first of them was hidden, and now where
@@ -854,8 +863,8 @@ class Pipeline:
                if c not in hidden and not track.gone}
         before = {c: next(((x, y) for s, x, y in reversed(self.tracks[c]) if s < since), p)
                   for c, p in now.items()}
-        return [FlickWindow(hidden, before, 1.0 / self.fps, self.config.noise_mm, t,
-                            settled_mm=now)]
+        return [*windows, FlickWindow(hidden, before, 1.0 / self.fps, self.config.noise_mm,
+                                      t, settled_mm=now)]
 
     def placed_mm(self, t: float) -> dict[str, tuple[float, float]]:
         """Where the referee places each coin on the table after the frame at `t`: the

@@ -1266,3 +1266,31 @@ def test_a_flick_whose_first_frame_the_last_close_fell_on_is_reported() -> None:
     got = reported(pipe, 135 / 30)
     assert [(e.type, e.coin) for e in got] == [("flick", "moons"), ("cross", "moons")]
     assert got[1].line == "gate-2" and abs(got[0].t - 3.9) < 0.01
+
+
+def test_a_coin_flicked_seen_then_again_unseen_in_one_close_is_two_flicks() -> None:
+    """Capture at look 594: Moons' second flick, seen sliding from 4.07 s, and its third,
+    from under the fingers at 5.9 s, closed together at 9.8 s (hands were in view all the
+    while), and the window's seen slide was dropped for the unseen one: the second flick
+    and its crossing of gate 2 were never reported, and the rules found Moons short of the
+    gate.  A coin flicked again unseen after it came to rest is a flick more, in a window
+    of its own, and only that flick's events carry the hidden interval."""
+    pipe = tracked_pipeline()
+    dt = 1 / 30
+    sliding = {122: (-87.91, 11.41), 123: (-99.31, 10.37), 124: (-102.2, 12.23),
+               125: (-102.51, 13.44)}
+    b, c = (-102.7, 13.33), (-40.0, 120.0)
+    pipe.tracks["moons"] = (
+        [(k * dt, 1.66, -4.3) for k in range(90, 117)]
+        + [(k * dt, *sliding[k]) for k in range(122, 126)]
+        + [(k * dt, *b) for k in range(126, 177)]
+        + [(k * dt, *c) for k in range(184, 294)])
+    pipe.placed = [Placed("moons", 5.8667, 6.0, 6.1333, b, c, hand_came=False)]
+    got = reported(pipe, 9.8333)
+    flicks = [e for e in got if e.type == "flick"]
+    assert len(flicks) == 2 and flicks[0].t == pytest.approx(3.9, abs=0.02)
+    assert 5.8667 <= flicks[1].t <= 6.1333
+    assert "hidden_from" not in (flicks[0].evidence or {})
+    assert flicks[1].evidence["hidden_from"] == 5.8667
+    crossed = [(e.line, e.dir, round(e.t, 2)) for e in got if e.type == "cross"]
+    assert ("gate-2", "+", 3.97) in crossed
