@@ -680,8 +680,9 @@ class Pipeline:
         self.contacts = [e for e in self.contacts if e.t >= t - self.config.history_s] + [
             e for events, _ in found for e in events if isinstance(e, ev.Contact)]
         for events, unseen in found:  # (another window's flick of such a coin, seen, is not)
-            out += [_unseen_evidence(e, hidden_when, traced) for e in events
-                    if not _struck_unseen(e, self.contacts, hidden_when)] if unseen else events
+            when = hidden_when if unseen else {}
+            out += [_unseen_evidence(e, when, traced) for e in events
+                    if not _struck_unseen(e, self.contacts, when)]
         self.placed = []
         self.tiles_due = self.tiles_due or bool(out)
         for e in out:
