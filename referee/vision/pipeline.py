@@ -679,7 +679,7 @@ class Pipeline:
                                         else window.t_settled)
         self.contacts = [e for e in self.contacts if e.t >= t - self.config.history_s] + [
             e for events, _ in found for e in events if isinstance(e, ev.Contact)]
-        for events, unseen in found:  # (another window's flick of such a coin, seen, is not)
+        for events, unseen in found:  # (the hidden interval is the unseen flicks' window's)
             when = hidden_when if unseen else {}
             out += [_unseen_evidence(e, when, traced) for e in events
                     if not _struck_unseen(e, self.contacts, when)]
